@@ -1,0 +1,16 @@
+// Error types shared by the model and the tools.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace loom {
+
+/// Bad user input (unknown option, malformed token, illegal move, corrupt
+/// file). The command line reports what() on one line and exits with status 2.
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(const std::string& what) : std::runtime_error(what) {}
+};
+
+}  // namespace loom
