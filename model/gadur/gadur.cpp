@@ -1,0 +1,208 @@
+#include "model/gadur/gadur.h"
+
+#include <algorithm>
+
+namespace loom::gadur {
+
+std::vector<RuleSpec> Options::specs() {
+  return {
+      {"exception",
+       {"whole", "subset"},
+       "merge legality: whole = all adjacent enemy groups must fit (S <= |G|); "
+       "subset = some subset of at least two of them must fit"},
+      {"capture",
+       {"any", "merge-only"},
+       "any = a placement captures whenever S == |G| (a lone stone takes a lone stone); "
+       "merge-only = only when at least two enemy groups are involved"},
+  };
+}
+
+Options Options::from(const RuleSet& r) {
+  Options o;
+  o.subset = r.is("exception", "subset");
+  o.merge_only = r.is("capture", "merge-only");
+  return o;
+}
+
+namespace {
+
+/// Connected groups of one colour, each with its extended neighbourhood.
+template <int W>
+struct Groups {
+  static constexpr int kCap = kMaxSites<W>;
+  int n = 0;
+  std::array<Bitboard<W>, kCap> stones;
+  std::array<Bitboard<W>, kCap> halo;  ///< stones plus their neighbours
+  std::array<int, kCap> size;
+
+  void build(const HexMasks<W>& m, Bitboard<W> todo) {
+    n = 0;
+    while (todo.any()) {
+      Bitboard<W> g = m.flood(todo.lowest_bit(), todo);
+      todo = todo.andnot(g);
+      stones[n] = g;
+      halo[n] = m.dilate(g);
+      size[n] = g.count();
+      ++n;
+    }
+  }
+};
+
+}  // namespace
+
+template <int W>
+Placement<W> State<W>::analyse(int c) const {
+  const auto& m = ctx_->masks;
+  const BB& own = stones_[idx(to_move_)];
+  const BB& opp = stones_[idx(other(to_move_))];
+  Placement<W> p{};
+  BB cbit = BB::single(c);
+  p.group = m.flood(cbit, own | cbit);
+  BB touching = m.rim(p.group) & opp;
+  std::array<int, kMaxSites<W>> sizes;
+  while (touching.any()) {
+    BB g = m.flood(touching.lowest_bit(), opp);
+    touching = touching.andnot(g);
+    p.enemies |= g;
+    sizes[p.num_enemy_groups++] = g.count();
+  }
+  p.enemy_size = p.enemies.count();
+  int gsize = p.group.count();
+  bool touches_friend = m.neighbours(c).intersects(own);
+  if (!touches_friend) {
+    p.legal = true;
+  } else if (p.num_enemy_groups < 2) {
+    p.legal = false;
+  } else if (!ctx_->opt.subset) {
+    p.legal = p.enemy_size <= gsize;
+  } else {
+    std::partial_sort(sizes.begin(), sizes.begin() + 2, sizes.begin() + p.num_enemy_groups);
+    p.legal = sizes[0] + sizes[1] <= gsize;
+  }
+  p.captures = p.legal && p.num_enemy_groups > 0 && p.enemy_size == gsize &&
+               (!ctx_->opt.merge_only || p.num_enemy_groups >= 2);
+  return p;
+}
+
+template <int W>
+Bitboard<W> State<W>::legal_sites() const {
+  const auto& m = ctx_->masks;
+  const BB& own = stones_[idx(to_move_)];
+  const BB& opp = stones_[idx(other(to_move_))];
+  BB e = empty();
+  BB near_own = m.dilate(own);
+  BB legal = e.andnot(near_own);  // touching no friendly stone: always legal
+  BB cand = e & near_own;
+  if (cand.none()) return legal;
+  // Merges: G = c + the friendly groups around c; it needs >= 2 adjacent
+  // enemy groups (so opp must have >= 2 groups) of total size <= |G|.
+  Groups<W> mine, theirs;
+  theirs.build(m, opp);
+  if (theirs.n < 2) return legal;
+  mine.build(m, own);
+  cand.for_each([&](int c) {
+    BB g = BB::single(c);
+    const BB& nb = m.neighbours(c);
+    for (int i = 0; i < mine.n; ++i)
+      if (mine.stones[i].intersects(nb)) g |= mine.stones[i];
+    int gsize = g.count();
+    int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
+    for (int i = 0; i < theirs.n; ++i) {
+      if (!theirs.halo[i].intersects(g)) continue;
+      ++count;
+      int s = theirs.size[i];
+      total += s;
+      if (s < s1) {
+        s2 = s1;
+        s1 = s;
+      } else if (s < s2) {
+        s2 = s;
+      }
+    }
+    bool ok = count >= 2 && (ctx_->opt.subset ? s1 + s2 <= gsize : total <= gsize);
+    if (ok) legal.set(c);
+  });
+  return legal;
+}
+
+template <int W>
+bool State<W>::is_terminal() const {
+  const auto& m = ctx_->masks;
+  if (empty().andnot(m.dilate(stones_[idx(to_move_)])).any()) return false;
+  return legal_sites().none();
+}
+
+template <int W>
+void State<W>::apply(const Move& mv, Undo& u) {
+  Placement<W> p = analyse(mv.site);
+  Color me = to_move_, opp = other(me);
+  u.hash = hash_;
+  u.captured = p.captures ? p.enemies : BB{};
+  stones_[idx(me)].set(mv.site);
+  hash_ ^= ctx_->key(mv.site, me);
+  if (p.captures) {
+    stones_[idx(opp)] = stones_[idx(opp)].andnot(p.enemies);
+    p.enemies.for_each([&](int s) { hash_ ^= ctx_->key(s, opp); });
+  }
+  to_move_ = opp;
+  hash_ ^= ctx_->side_key();
+}
+
+template <int W>
+void State<W>::undo(const Move& mv, const Undo& u) {
+  Color me = other(to_move_);
+  stones_[idx(me)].reset(mv.site);
+  stones_[idx(to_move_)] |= u.captured;
+  to_move_ = me;
+  hash_ = u.hash;
+}
+
+template <int W>
+uint64_t State<W>::recompute_hash() const {
+  uint64_t h = 0;
+  for (Color c : {Color::kBlack, Color::kWhite})
+    stones_[idx(c)].for_each([&](int s) { h ^= ctx_->key(s, c); });
+  if (to_move_ == Color::kWhite) h ^= ctx_->side_key();
+  return h;
+}
+
+template <int W>
+std::string State<W>::check_invariants() const {
+  const BB& valid = ctx_->masks.valid();
+  if (stones_[0].intersects(stones_[1])) return "a site holds both colours";
+  if ((stones_[0] | stones_[1]).andnot(valid).any()) return "a stone lies off the board";
+  if (hash_ != recompute_hash()) return "incremental hash differs from recomputed hash";
+  return "";
+}
+
+template <int W>
+State<W> State<W>::transformed(int k) const {
+  State t = *this;
+  for (int c = 0; c < 2; ++c) t.stones_[c] = ctx_->masks.map(k, stones_[c]);
+  t.hash_ = t.recompute_hash();
+  return t;
+}
+
+template <int W>
+void State<W>::put(int site, Color c) {
+  for (Color x : {Color::kBlack, Color::kWhite})
+    if (stones_[idx(x)].test(site)) {
+      stones_[idx(x)].reset(site);
+      hash_ ^= ctx_->key(site, x);
+    }
+  stones_[idx(c)].set(site);
+  hash_ ^= ctx_->key(site, c);
+}
+
+template <int W>
+void State<W>::set_to_move(Color c) {
+  if (c != to_move_) hash_ ^= ctx_->side_key();
+  to_move_ = c;
+}
+
+template class State<1>;
+template class State<3>;
+template class State<5>;
+template class State<10>;
+
+}  // namespace loom::gadur

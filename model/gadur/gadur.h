@@ -1,0 +1,130 @@
+// Gadur (RULES.md section 4; seed 002).
+//
+// A placement at c is legal iff c is empty and either c touches no friendly
+// stone, or the merged group G (c plus the friendly groups it joins) touches
+// at least two enemy groups E whose total size S is at most |G|
+// (`exception=subset`: some subset of at least two groups of E fits).
+// If E is non-empty and S == |G| every group of E is removed
+// (`capture=merge-only`: only when |E| >= 2). A player with no legal placement
+// at the start of the turn wins; there is no pass.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/common/bitboard.h"
+#include "model/common/game.h"
+#include "model/common/hex.h"
+#include "model/common/rules.h"
+#include "model/common/zobrist.h"
+
+namespace loom::gadur {
+
+inline constexpr int kDefaultSide = 4;
+
+struct Options {
+  bool subset = false;      ///< exception=subset
+  bool merge_only = false;  ///< capture=merge-only
+  static std::vector<RuleSpec> specs();
+  static Options from(const RuleSet& rules);
+};
+
+/// What one placement does: the merged group, the adjacent enemy groups, and
+/// whether it is legal and captures. Computed by State::analyse.
+template <int W>
+struct Placement {
+  Bitboard<W> group;     ///< G: the friendly group containing c after placing
+  Bitboard<W> enemies;   ///< union of the groups of E
+  int num_enemy_groups;  ///< |E|
+  int enemy_size;        ///< S
+  bool legal;
+  bool captures;
+};
+
+/// Immutable per-game data shared by all states of one game: geometry,
+/// options, Zobrist keys.
+template <int W>
+struct Context {
+  Context(int side, Options o)
+      : masks(HexMasks<W>::get(side)),
+        opt(o),
+        keys(zobrist_keys(0x6761647572ull /* "gadur" */, 2 * HexGeometry::get(side).slots() + 1)) {}
+  const HexMasks<W>& masks;
+  Options opt;
+  std::vector<uint64_t> keys;  ///< [site*2 + colour], last = side to move is White
+  uint64_t key(int site, Color c) const { return keys[site * 2 + idx(c)]; }
+  uint64_t side_key() const { return keys.back(); }
+};
+
+template <int W>
+class State {
+ public:
+  using BB = Bitboard<W>;
+  struct Move {
+    int16_t site = -1;
+    auto operator<=>(const Move&) const = default;
+  };
+  struct Undo {
+    BB captured;
+    uint64_t hash = 0;
+  };
+
+  /// Empty board, Black to move. The context must outlive the state.
+  explicit State(const Context<W>* ctx) : ctx_(ctx) { hash_ = recompute_hash(); }
+
+  bool operator==(const State&) const = default;
+  const Context<W>& context() const { return *ctx_; }
+  const HexGeometry& geo() const { return ctx_->masks.geo(); }
+  const BB& stones(Color c) const { return stones_[idx(c)]; }
+  BB empty() const { return ctx_->masks.valid().andnot(stones_[0] | stones_[1]); }
+  Color to_move() const { return to_move_; }
+
+  /// The legal placements of the side to move, as a bitboard.
+  BB legal_sites() const;
+  /// Evaluates placing a stone of the side to move on empty site c.
+  Placement<W> analyse(int c) const;
+
+  void legal_moves(std::vector<Move>& out) const {
+    out.clear();
+    legal_sites().for_each([&](int s) { out.push_back(Move{static_cast<int16_t>(s)}); });
+  }
+  uint64_t count_legal_moves() const { return static_cast<uint64_t>(legal_sites().count()); }
+  void apply(const Move& m, Undo& u);
+  void undo(const Move& m, const Undo& u);
+
+  uint64_t hash() const { return hash_; }
+  uint64_t recompute_hash() const;
+  bool is_terminal() const;
+  /// At a terminal position the player to move (who cannot place) wins.
+  Outcome outcome() const { return is_terminal() ? Outcome::win(to_move_) : Outcome{}; }
+
+  std::string move_name(const Move& m) const { return geo().name(m.site); }
+  std::optional<Move> parse_move(std::string_view token) const {
+    auto s = geo().parse(token);
+    if (!s) return std::nullopt;
+    return Move{static_cast<int16_t>(*s)};
+  }
+  std::string check_invariants() const;
+
+  State transformed(int k) const;
+  Move map_move(int k, const Move& m) const {
+    return Move{static_cast<int16_t>(geo().map_site(k, m.site))};
+  }
+
+  /// Places stones directly (test set-up); the hash is kept consistent.
+  void put(int site, Color c);
+  void set_to_move(Color c);
+
+ private:
+  const Context<W>* ctx_;
+  std::array<BB, 2> stones_{};
+  Color to_move_ = Color::kBlack;
+  uint64_t hash_ = 0;
+};
+
+}  // namespace loom::gadur
