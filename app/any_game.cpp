@@ -1,0 +1,40 @@
+#include "app/any_game.h"
+
+namespace loom {
+
+namespace detail {
+std::string printable(std::string_view token) {
+  std::string out;
+  for (char c : token.substr(0, 40)) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    }
+  }
+  if (token.size() > 40) out += "...";
+  return out;
+}
+}  // namespace detail
+
+void AnyGame::play_record(std::string_view record) {
+  int index = 0;
+  for (auto tok : detail::split_ws(record)) play(tok, ++index);
+}
+
+void AnyGame::set_position(std::string_view) {
+  throw InputError("--position is not used by " + game_name() + " (use --record)");
+}
+
+void AnyGame::set_dice(std::string_view) {
+  throw InputError("--dice is not used by " + game_name());
+}
+
+std::string AnyGame::score_report() const {
+  throw InputError("loom score is not available for " + game_name());
+}
+
+}  // namespace loom
