@@ -1,0 +1,206 @@
+// The `loom` command-line contract (CONVENTIONS.md), driven in process, and
+// the garbage-input property: any command line exits 0 or 2, never crashes,
+// and an error is exactly one line on standard error.
+#include <rapidcheck/catch.h>
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "app/cli.h"
+#include "tests/gadur/naive_gadur.h"
+
+using namespace loom;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_loom(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string l;
+  while (std::getline(in, l)) out.push_back(l);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("loom moves gadur prints the sorted legal moves", "[cli]") {
+  auto r = run({"moves", "gadur", "--size", "4", "--record", "d4 c3 e5"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  // Expected list from the naive reference, sorted in byte order.
+  naive::Gadur ref(4, false, false);
+  auto p = ref.start();
+  for (auto [q, rr] : {std::pair{3, 3}, {2, 2}, {4, 4}}) p = ref.play(p, ref.cell_of(q, rr));
+  std::vector<std::string> expect;
+  for (int c : ref.legal(p)) expect.push_back(ref.name(c));
+  std::sort(expect.begin(), expect.end());
+  CHECK(lines(r.out) == expect);
+  CHECK(std::is_sorted(expect.begin(), expect.end()));
+}
+
+TEST_CASE("loom perft prints the leaf count as the last line", "[cli]") {
+  auto r = run({"perft", "gadur", "--size", "3", "--depth", "5"});
+  REQUIRE(r.code == 0);
+  CHECK(lines(r.out).back() == "717906");  // tests/data/gadur_perft.txt (naive reference)
+  auto d = run({"perft", "gadur", "--size", "3", "--depth", "3", "--divide"});
+  REQUIRE(d.code == 0);
+  auto ls = lines(d.out);
+  CHECK(ls.back() == "4788");
+  CHECK(ls.size() == 20);  // 19 first moves + total
+  CHECK(run({"perft", "gadur", "--depth", "0"}).out == "1\n");
+  auto v = run({"perft", "gadur", "--size", "2", "--depth", "10", "--rule", "capture=merge-only",
+                "--rule", "exception=subset"});
+  CHECK(lines(v.out).back() == "0");
+}
+
+TEST_CASE("loom show draws the board with counts and side to move", "[cli]") {
+  auto r = run({"show", "gadur", "--record", "d4 c3 e5"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("white to move") != std::string::npos);
+  CHECK(r.out.find("1 stones") != std::string::npos);
+  CHECK(lines(r.out).size() == 7 + 2);
+}
+
+TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string needle;
+  };
+  std::vector<Case> cases = {
+      {{"moves", "gadur", "--size", "3", "--record", "zz99"}, "move 1 'zz99'"},
+      {{"moves", "gadur", "--record", "d4 d4"}, "move 2 'd4'"},
+      {{"moves", "gadur", "--record", "d4 c3 c3"}, "move 3 'c3'"},
+      {{"moves", "gadur", "--record", "pass"}, "move 1 'pass'"},
+      {{"perft", "nosuchgame", "--depth", "1"}, "unknown game"},
+      {{"moves", "gadur", "--size", "0"}, "size"},
+      {{"moves", "gadur", "--size", "14"}, "size"},
+      {{"moves", "gadur", "--size", "x"}, "size"},
+      {{"moves", "gadur", "--rule", "capture=never"}, "capture"},
+      {{"moves", "gadur", "--rule", "ko=on"}, "unknown rule"},
+      {{"moves", "gadur", "--dice", "65"}, "dice"},
+      {{"perft", "gadur"}, "depth"},
+      {{"perft", "gadur", "--depth", "-2"}, "depth"},
+      {{"moves"}, "game"},
+      {{"frobnicate"}, ""},
+      {{}, "command"},
+      {{"moves", "gadur", "--bogus"}, ""},
+      {{"moves", "fiodar"}, ""},
+  };
+  for (const auto& c : cases) {
+    std::string joined;
+    for (const auto& a : c.args) joined += a + " ";
+    INFO(joined);
+    auto r = run(c.args);
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.find(c.needle) != std::string::npos);
+  }
+}
+
+TEST_CASE("help exits 0", "[cli]") {
+  CHECK(run({"--help"}).code == 0);
+  auto r = run({"perft", "--help"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("--depth") != std::string::npos);
+  CHECK(run({"rules", "gadur"}).out.find("capture=any") != std::string::npos);
+}
+
+TEST_CASE("after the end of a game every token is illegal", "[cli]") {
+  // Side 2, merge-only: perft reaches 0 by depth 10, so some 9-ply record ends
+  // the game; find one via the naive reference and check the CLI.
+  naive::Gadur ref(2, false, true);
+  std::vector<int> rec;
+  std::function<bool(naive::Gadur::Pos)> dfs = [&](naive::Gadur::Pos p) {
+    auto ms = ref.legal(p);
+    if (ms.empty()) return true;
+    for (int c : ms) {
+      rec.push_back(c);
+      if (dfs(ref.play(p, c))) return true;
+      rec.pop_back();
+    }
+    return false;
+  };
+  REQUIRE(dfs(ref.start()));
+  std::string record;
+  for (int c : rec) record += ref.name(c) + " ";
+  auto r =
+      run({"moves", "gadur", "--size", "2", "--rule", "capture=merge-only", "--record", record});
+  CHECK(r.code == 0);
+  CHECK(r.out.empty());
+  auto bad = run(
+      {"moves", "gadur", "--size", "2", "--rule", "capture=merge-only", "--record", record + "b2"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("over") != std::string::npos);
+}
+
+TEST_CASE("random and mutated command lines never crash", "[cli]") {
+  rc::prop("exit 0 or 2, one error line", [] {
+    const std::vector<std::string> vocab = {"moves",
+                                            "perft",
+                                            "show",
+                                            "rules",
+                                            "score",
+                                            "gadur",
+                                            "fiodar",
+                                            "nardy",
+                                            "enfargar",
+                                            "migong",
+                                            "--size",
+                                            "--rule",
+                                            "--record",
+                                            "--depth",
+                                            "--divide",
+                                            "--dice",
+                                            "--position",
+                                            "--help",
+                                            "2",
+                                            "3",
+                                            "4",
+                                            "13",
+                                            "0",
+                                            "-1",
+                                            "capture=merge-only",
+                                            "exception=subset",
+                                            "d4",
+                                            "c3 d4",
+                                            "a1 b1 c2",
+                                            "pass",
+                                            "",
+                                            "=",
+                                            "W:0,0",
+                                            "65",
+                                            "--",
+                                            "-",
+                                            "\xff\xfe"};
+    auto picks =
+        *rc::gen::container<std::vector<size_t>>(rc::gen::inRange<size_t>(0, vocab.size()));
+    std::vector<std::string> args;
+    for (size_t i : picks) args.push_back(vocab[i]);
+    if (!args.empty() && *rc::gen::arbitrary<bool>()) {
+      // Mutate one argument byte-wise.
+      size_t which = *rc::gen::inRange<size_t>(0, args.size());
+      std::string extra = *rc::gen::arbitrary<std::string>();
+      args[which] =
+          args[which].substr(0, *rc::gen::inRange<size_t>(0, args[which].size() + 1)) + extra;
+    }
+    // Keep perft cheap: depth values beyond 2 are replaced.
+    for (size_t i = 0; i + 1 < args.size(); ++i)
+      if (args[i] == "--depth" && args[i + 1] != "0" && args[i + 1] != "1" && args[i + 1] != "2")
+        args[i + 1] = "1";
+    auto r = run(args);
+    RC_ASSERT(r.code == 0 || r.code == 2);
+    if (r.code == 2) RC_ASSERT(lines(r.err).size() == 1u);
+  });
+}
