@@ -36,7 +36,7 @@ GameInfo gadur_info() {
   g.min_size = kMinSide;
   g.max_size = kMaxSide;
   g.rule_specs = &gadur::Options::specs;
-  g.make = [](int size, const RuleSet& rules) -> std::unique_ptr<AnyGame> {
+  g.make = [](int size, const RuleSet& rules, const StartOptions&) -> std::unique_ptr<AnyGame> {
     return dispatch_width(size, [&](auto w) -> std::unique_ptr<AnyGame> {
       constexpr int W = decltype(w)::value;
       auto ctx = std::make_shared<const gadur::Context<W>>(size, gadur::Options::from(rules));

@@ -24,7 +24,8 @@ const GameInfo& find_game(std::string_view name) {
 }
 
 std::unique_ptr<AnyGame> make_game(std::string_view name, std::optional<int> requested,
-                                   const std::vector<std::string>& rules) {
+                                   const std::vector<std::string>& rules,
+                                   const StartOptions& start) {
   const GameInfo& g = find_game(name);
   int size = 0;
   if (!g.has_size) {
@@ -35,9 +36,11 @@ std::unique_ptr<AnyGame> make_game(std::string_view name, std::optional<int> req
       throw InputError(g.name + " board size must be " + std::to_string(g.min_size) + ".." +
                        std::to_string(g.max_size) + ", got " + std::to_string(size));
   }
+  if (start.setup && !g.accepts_setup) throw InputError("--setup is not used by " + g.name);
+  if (start.edges_file && !g.accepts_edges) throw InputError("--edges is not used by " + g.name);
   RuleSet rs(g.rule_specs());
   rs.set_all(rules);
-  return g.make(size, rs);
+  return g.make(size, rs, start);
 }
 
 }  // namespace loom

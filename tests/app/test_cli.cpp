@@ -96,6 +96,9 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       {{}, "command"},
       {{"moves", "gadur", "--bogus"}, ""},
       {{"moves", "fiodar"}, ""},
+      {{"moves", "gadur", "--setup", "d4 c3"}, "--setup"},
+      {{"moves", "gadur", "--edges", "/nonexistent"}, "--edges"},
+      {{"moves", "gadur", "--position", "W:0"}, "--position"},
   };
   for (const auto& c : cases) {
     std::string joined;
