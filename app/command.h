@@ -29,6 +29,8 @@ struct CommandSpec {
 std::vector<CommandSpec> all_commands();
 /// moves, perft, show, rules, score (cmd_basic.cpp).
 std::vector<CommandSpec> basic_commands();
+/// verify (cmd_verify.cpp).
+std::vector<CommandSpec> verify_commands();
 
 /// Options shared by the commands that take a game and a position. Create it
 /// with std::make_shared and keep it alive in the action (CLI11 writes into it).

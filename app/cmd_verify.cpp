@@ -1,0 +1,39 @@
+// loom verify: dispatches to the solver's property checks or the Z3 queries.
+#include "app/command.h"
+#include "app/verify.h"
+#include "model/common/errors.h"
+
+namespace loom {
+
+std::vector<CommandSpec> verify_commands() {
+  return {{"verify", "prove a game property exhaustively, or answer a rule question with Z3",
+           [](CLI::App* cmd) {
+             auto a = std::make_shared<VerifyArgs>();
+             auto size = std::make_shared<int>(0);
+             auto checkpoint = std::make_shared<std::string>();
+             cmd->add_option("game", a->game, "game name");
+             cmd->add_option("--size", *size, "board side");
+             cmd->add_option("--rule", a->rules, "rule variant NAME=VALUE (repeatable)")
+                 ->take_all()
+                 ->allow_extra_args(false);
+             cmd->add_option("--property", a->property, "termination or drawless (exhaustive)");
+             cmd->add_option("--query", a->query, "a named question for the Z3 specification");
+             cmd->add_flag("--list-queries", a->list_queries, "list the available queries");
+             cmd->add_flag("--json", a->json, "end with one JSON line");
+             cmd->add_option("--checkpoint", *checkpoint, "save and resume long runs here");
+             return Action([=](std::ostream& out, std::ostream& err) {
+               if (cmd->count("--size")) a->size = *size;
+               if (cmd->count("--checkpoint")) a->checkpoint = *checkpoint;
+               int modes = !a->property.empty() + !a->query.empty() + a->list_queries;
+               if (modes != 1)
+                 throw InputError(
+                     "verify needs exactly one of --property, --query, --list-queries");
+               if (a->list_queries) return list_queries(*a, out);
+               if (a->game.empty()) throw InputError("verify needs a game");
+               if (!a->property.empty()) return run_property_check(*a, out, err);
+               run_query(*a, out, err);
+             });
+           }}};
+}
+
+}  // namespace loom
