@@ -211,12 +211,14 @@ Bitboard<W> State<W>::legal_sites() const {
     return h;
   };
   const BB enemy_doomable = weaves_within(theirs, lo.cut | half_cut(lo, theirs));
-  BB capture;  // points whose placement may remove an enemy weave
+  BB capture;                     // points whose placement may remove an enemy weave
+  std::array<BB, 6> capture_dir;  // ... by cutting a thread met looking along d
   if (enemy_doomable.any()) {
     for (int d = 0; d < 6; ++d) {
       const int back = opposite(d);
       BB ends = emp & m.shift((lo.run[d] & enemy_doomable).andnot(lo.run[back]), back);
-      capture |= gap ? spread(m, ends, emp, back) : ends;
+      capture_dir[d] = gap ? spread(m, ends, emp, back) : ends;
+      capture |= capture_dir[d];
     }
   }
   BB on_cut;  // points where a stone of mine would lie on a cut thread
@@ -234,10 +236,9 @@ Bitboard<W> State<W>::legal_sites() const {
   const BB mine_doomable = weaves_within(mine, lm.cut | half_cut(lm, mine));
   const BB touch_any = m.dilate(mine);
   const BB touch_safe = m.dilate(mine.andnot(mine_doomable));
-  const BB full = (capture & on_cut) | (on_cut & touch_any).andnot(touch_safe | capture);
-  const BB suicide = on_cut.andnot(touch_any | capture);
-  const BB captures_only = capture.andnot(on_cut);
-  legal = emp.andnot(full | suicide | captures_only);
+  const BB on_cut_safe = on_cut & touch_safe;
+  const BB on_cut_lone = on_cut.andnot(touch_any);
+  legal = emp.andnot(capture | on_cut) | on_cut_safe.andnot(capture);
   // Superko for the placements that remove nothing: the result is `mine + s`,
   // `theirs`, so only history boards with exactly those enemy stones matter.
   for (const auto& e : history_[idx(me)]) {
@@ -245,21 +246,33 @@ Bitboard<W> State<W>::legal_sites() const {
     BB x = e.board[idx(me)] ^ mine;
     if (x.count() == 1 && !x.intersects(mine)) legal = legal.andnot(x);
   }
-  // Placements that may remove enemy weaves but whose stone is on no cut
-  // thread: no friendly weave can be cut afterwards (a removal only takes
-  // cutters away), so only the removal (for superko) is needed. The enemy
-  // threads newly cut are the runs met first from s along each direction
-  // whose far end is already cut.
-  captures_only.for_each([&](int s) {
+  // Points that may remove enemy weaves: find the removal. The enemy threads
+  // newly cut are the runs met first from s along each direction whose far
+  // end is already cut. Without a removal the cases above apply; with one, a
+  // stone on no cut thread is safe (a removal only takes cutters away).
+  capture.for_each([&](int s) {
     const BB sbit = BB::single(s);
     BB newly;
     for (int d = 0; d < 6; ++d) {
+      if (!capture_dir[d].test(s)) continue;
       BB first = m.shift(sbit, d);
       if (gap) first = m.shift(spread(m, first & emp, emp, d) | sbit, d).andnot(emp);
       BB tip = first & lo.run[d];  // lo.run[d] holds enemy stones only
       if (tip.any()) newly |= spread(m, tip, theirs, d);
     }
-    BB removed = weaves_within(theirs, lo.cut | newly);
+    // No enemy weave is cut now: only weaves holding a newly cut stone can go.
+    BB removed;
+    if (newly.any()) {
+      const BB touched = m.flood(newly, theirs);
+      removed = touched.andnot(m.flood(touched.andnot(lo.cut | newly), touched));
+    }
+    if (on_cut.test(s)) {
+      if (removed.any() || !(on_cut_safe.test(s) || on_cut_lone.test(s))) {
+        if (analyse(s).legal) legal.set(s);
+        return;
+      }
+      if (on_cut_lone.test(s)) return;  // suicide
+    }
     Board<W> result;
     result[idx(me)] = mine | sbit;
     result[idx(op)] = theirs.andnot(removed);
@@ -267,6 +280,7 @@ Bitboard<W> State<W>::legal_sites() const {
     removed.for_each([&](int x) { h ^= ctx_->key(x, op); });
     if (!in_history(me, h, result)) legal.set(s);
   });
+  const BB full = on_cut.andnot(capture | on_cut_safe | on_cut_lone);
   full.for_each([&](int s) {
     if (analyse(s).legal) legal.set(s);
   });
