@@ -280,7 +280,7 @@ TEST_CASE("fiodar agrees with the naive reference on side 5 (three-word bitboard
   rc::prop("engine and naive reference agree on side 5", [] {
     naive::Fiodar::Rules rules{*rc::gen::arbitrary<bool>(), *rc::gen::arbitrary<bool>(),
                                *rc::gen::arbitrary<bool>()};
-    lockstep<3>(5, rules, *rc::gen::arbitrary<bool>(), 16);
+    lockstep<3>(5, rules, *rc::gen::arbitrary<bool>(), 12);
   });
 }
 
