@@ -2,18 +2,26 @@
 // (RULES.md section 6 and section 7), with one turn reaching each.
 //
 // A turn plays the dice one step at a time. The generator works in the
-// mover's route frame (index 0 = head .. 23, 24 = off) and expands the steps
-// level by level (level k = k dice played), merging equal intermediate
-// positions (with the dice still to play) in an open-addressing set, so
-// doubles cost the distinct intermediate positions, not every ordering.
-// Each step is checked for landing (no opposing checker, also on a middle
-// stop), the head limit, bearing off (all home before the step; exact, or a
-// larger die from the farthest point) and, under block=every-step, the
-// 6-block rule. The turns kept are those playing the most dice (a turn that
-// bears off the last checker counts as playing them all); when only one die
-// of a non-double can be played, the larger if it can. Under
-// block=end-of-turn only turns whose final position passes the block check
-// count. No allocation per step: scratch space is reused across calls.
+// mover's route frame (index 0 = head .. 23, 24 = off). Each step is checked
+// for landing (no opposing checker, also on a middle stop), the head limit,
+// bearing off (all home before the step; exact, or a larger die from the
+// farthest point) and, under block=every-step, the 6-block rule. The turns
+// kept are those playing the most dice (a turn that bears off the last
+// checker counts as playing them all); when only one die of a non-double can
+// be played, the larger if it can. Under block=end-of-turn only turns whose
+// final position passes the block check count.
+//
+// Two expansions give the same positions (tested against each other and
+// against the naive reference):
+// - exact (turns(), and positions() where order matters for the block rule):
+//   level by level (level k = k dice played), merging equal intermediate
+//   positions with the dice still to play in an open-addressing set and
+//   keeping the smallest turn text reaching each;
+// - fast (positions()): one working board changed in place; doubles search
+//   their steps in ascending source order only (each multiset of steps once,
+//   see movegen.cpp for why that is complete), non-doubles merge their
+//   finals by the net change of the two steps.
+// No allocation per step: scratch space is reused across calls.
 #pragma once
 
 #include <cstdint>

@@ -50,7 +50,8 @@ struct Seen {
   uint64_t block_rejected = 0, head_rejected = 0;
 };
 
-/// Compares engine and naive lines for `roll` at `p`: "" if equal, else both lists.
+/// Compares engine and naive lines for `roll` at `p` (turns() lines, and the
+/// positions of positions()): "" if equal, else both lists.
 std::string compare(TurnGenerator& g, const naive_nardy::Generator& n, const Position& p, Roll roll,
                     Seen& seen) {
   auto mine = engine_lines(g, p, roll);
@@ -60,6 +61,21 @@ std::string compare(TurnGenerator& g, const naive_nardy::Generator& n, const Pos
     for (auto& l : mine) msg += "  " + l + "\n";
     msg += "naive:\n";
     for (auto& l : theirs) msg += "  " + l + "\n";
+    return msg;
+  }
+  // The fast path (positions(), no turn texts) lists the same positions.
+  std::vector<Position> fast;
+  g.positions(p, roll, fast);
+  std::vector<std::string> fast_lines, positions_only;
+  for (const auto& q : fast) fast_lines.push_back(q.to_string());
+  for (const auto& l : theirs) positions_only.push_back(l.substr(0, l.find(' ')));
+  std::sort(fast_lines.begin(), fast_lines.end());
+  std::sort(positions_only.begin(), positions_only.end());
+  if (fast_lines != positions_only) {
+    std::string msg = "position " + p.to_string() + " roll " + roll.name() + "\npositions():\n";
+    for (auto& l : fast_lines) msg += "  " + l + "\n";
+    msg += "naive:\n";
+    for (auto& l : positions_only) msg += "  " + l + "\n";
     return msg;
   }
   ++seen.positions;
