@@ -212,8 +212,11 @@ class Generator {
     int total = a == b ? 4 : 2;
     auto seqs = all_sequences(s, a, b);
     std::vector<const Sequence*> ok;
+    // The empty sequence (a passed turn) is no step, so no block check applies
+    // to it: it stays a candidate even on a given board that already holds
+    // an illegal block.
     for (const auto& q : seqs)
-      if (!rules_.block_end_of_turn || block_ok(q.end, s.turn)) ok.push_back(&q);
+      if (!rules_.block_end_of_turn || q.steps.empty() || block_ok(q.end, s.turn)) ok.push_back(&q);
     auto count = [&](const Sequence* q) { return q->won ? total : (int)q->steps.size(); };
     int most = 0;
     for (auto* q : ok) most = std::max(most, count(q));

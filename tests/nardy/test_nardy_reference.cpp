@@ -136,7 +136,8 @@ std::string random_game(uint64_t seed, const Options& opt, int all_every, bool b
 Position random_board(uint64_t& s) {
   Position p;
   for (Color c : {Color::kWhite, Color::kBlack}) {
-    int n = 1 + static_cast<int>(uniform(s, 15));
+    // Half the sides keep all 15 (nothing borne off: the block rule applies).
+    int n = uniform(s, 2) ? kCheckers : 1 + static_cast<int>(uniform(s, 15));
     bool home = uniform(s, 3) == 0;
     for (int i = 0; i < n; ++i) {
       for (int tries = 0; tries < 50; ++tries) {
@@ -149,6 +150,38 @@ Position random_board(uint64_t& s) {
     }
   }
   p.set_to_move(uniform(s, 2) ? Color::kWhite : Color::kBlack);
+  return p;
+}
+
+/// A board built for the block rule: the opponent's 15 checkers near the
+/// start of its route, the mover holding five consecutive points of that
+/// route further on, and its other checkers behind them, so that many steps
+/// would make a six-point run with no opposing checker ahead.
+Position random_block_board(uint64_t& s) {
+  Color me = uniform(s, 2) ? Color::kWhite : Color::kBlack, them = other(me);
+  Position p;
+  for (int i = 0; i < kCheckers; ++i) {
+    int point = point_of(them, static_cast<int>(uniform(s, 4)));
+    p.set(point, p.at(point) + (them == Color::kWhite ? 1 : -1));
+  }
+  const int sign = me == Color::kWhite ? 1 : -1;
+  int q0 = 5 + static_cast<int>(uniform(s, 13));  // opponent-route start of the run
+  int placed = 0;
+  for (int q = q0; q < q0 + 5; ++q) {
+    int point = point_of(them, q);
+    int n = 1 + static_cast<int>(uniform(s, 2));
+    p.set(point, p.at(point) + sign * n);
+    placed += n;
+  }
+  for (; placed < kCheckers; ++placed) {
+    for (int tries = 0; tries < 50; ++tries) {
+      int point = 1 + static_cast<int>(uniform(s, 24));
+      if (p.count(them, point)) continue;
+      p.set(point, p.at(point) + sign);
+      break;
+    }
+  }
+  p.set_to_move(me);
   return p;
 }
 
@@ -177,7 +210,9 @@ TEST_CASE("nardy turns agree with the naive reference on random boards", "[nardy
   rc::prop("engine and naive lines are equal for every roll", [] {
     uint64_t s = *rc::gen::arbitrary<uint64_t>();
     Options opt = random_options(s);
-    Position p = random_board(s);
+    bool block_board = uniform(s, 2) == 1;
+    RC_TAG(block_board ? "block board" : "random board");
+    Position p = block_board ? random_block_board(s) : random_board(s);
     if (!check_playable(p, opt).empty()) return;
     TurnGenerator g(opt);
     naive_nardy::Generator n(naive_rules(opt));
@@ -212,12 +247,11 @@ void every_rule(int games, int all_every) {
       total.head_rejected += seen.head_rejected;
     }
   }
-  // Random boards (every roll): six-point runs without an opposing checker
-  // ahead are common there, so the block rule fires.
+  // Random boards, half of them built for the block rule (every roll).
   uint64_t bs = 12345;
   for (int i = 0; i < 20 * games; ++i) {
     Options opt = random_options(bs);
-    Position p = random_board(bs);
+    Position p = i % 2 ? random_board(bs) : random_block_board(bs);
     if (!check_playable(p, opt).empty()) continue;
     TurnGenerator g(opt);
     naive_nardy::Generator n(naive_rules(opt));
@@ -242,7 +276,7 @@ void every_rule(int games, int all_every) {
 }  // namespace
 
 TEST_CASE("random games reach every rule (seeded)", "[nardy][reference]") {
-  every_rule(6, 10);
+  every_rule(3, 12);
 }
 
 TEST_CASE("random games reach every rule (seeded, many)", "[nardy][reference][.slow]") {
