@@ -66,7 +66,9 @@ std::string status_line(const migong::State<W>& s) {
   }
   Outcome o = s.outcome();
   Color winner_seat = o.kind == Outcome::Kind::kBlackWins ? Color::kBlack : Color::kWhite;
-  return "game over (two passes): " + colour_title(s.colour_of(winner_seat)) + " wins\n";
+  migong::ScoreSheet sh = s.score();
+  return "game over (two passes): score Blue " + std::to_string(sh.score[0]) + ", Yellow " +
+         std::to_string(sh.score[1]) + ": " + colour_title(s.colour_of(winner_seat)) + " wins\n";
 }
 
 template <int W>

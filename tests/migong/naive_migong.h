@@ -242,6 +242,15 @@ class Migong {
     return total;
   }
 
+  /// Plain minimax: the seat that wins with perfect play from p.
+  int winner_with_best_play(const Pos& p) const {
+    auto ms = legal(p);
+    if (ms.empty()) return winner_seat(p);
+    for (const auto& m : ms)
+      if (winner_with_best_play(play(p, m)) == p.seat) return p.seat;
+    return 1 - p.seat;
+  }
+
   /// Every finished game of the whole tree: how many, and how many the first seat wins.
   struct Games {
     uint64_t games = 0, first_seat_wins = 0;
