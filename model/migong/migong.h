@@ -235,9 +235,12 @@ class State {
   }
 
   /// Test set-up: puts a piece from `owner`'s set on a cell without checking
-  /// legality (replacing any piece there); hash and constraints stay consistent.
+  /// legality (replacing any piece there); hash and constraints stay
+  /// consistent. The first piece put also records `owner` as the last placer
+  /// (pieces on the board imply one); set_status overrides it.
   void put(int site, Color owner, int pattern);
   void set_to_move(Color seat);
+  /// Test set-up: passes in a row, last placer (seat) and the swap flag.
   void set_status(int passes, std::optional<Color> last_placer, bool swapped);
 
  private:
