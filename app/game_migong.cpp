@@ -2,8 +2,10 @@
 // `loom score`.
 #include "app/game_migong.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "app/registry.h"

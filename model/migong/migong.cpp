@@ -1,5 +1,6 @@
 #include "model/migong/migong.h"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 

@@ -9,6 +9,7 @@
 //   y:BYYBBY   a piece from Yellow's set (b: for Blue's, explicitly)
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
