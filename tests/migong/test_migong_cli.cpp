@@ -175,7 +175,7 @@ TEST_CASE("pie=on makes swap legal on Yellow's first turn only", "[migong][cli]"
   CHECK(run({"moves", "migong", "--size", "3", "--record", "BBBBYB@a1 swap"}).code == 2);
 }
 
-TEST_CASE("--edges FILE loads a colouring; loom edges prints one", "[migong][cli]") {
+TEST_CASE("migong --edges FILE loads a colouring and loom edges prints one", "[migong][cli]") {
   auto printed = run({"edges", "migong", "--size", "3"});
   REQUIRE(printed.code == 0);
   CHECK(migong::EdgeColouring::parse(printed.out, 3) == migong::EdgeColouring::standard(3));

@@ -209,7 +209,7 @@ bool mover_wins(migong::State<W>& s) {
 }
 }  // namespace
 
-TEST_CASE("migong side 2 exact value: Blue wins; with the pie rule the second player wins",
+TEST_CASE("migong side 2 exact value: Blue wins and with the pie rule the second player wins",
           "[migong][perft]") {
   // docs/findings.md (Migong): computed by plain minimax twice, on the engine
   // and on the naive reference, for both measures.

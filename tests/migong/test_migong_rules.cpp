@@ -146,7 +146,7 @@ TEST_CASE("migong: tokens", "[migong][rules]") {
 // Side 2 (centre b2): the ring a1 b1 c2 c3 b3 a2; every ring cell has three
 // rim sides, one centre side and two ring neighbours. Default edges:
 // c2 SE=B E=Y NE=B, W=B (centre); b3 NE=B NW=Y W=B, SE=B (centre).
-TEST_CASE("migong: a player without a placement must pass; two passes end the game",
+TEST_CASE("migong: a player without a placement must pass and two passes end the game",
           "[migong][rules]") {
   Board b(2);
   const char* record = "YBYBYB@a1 YYYYYB@b1 YYYBYY@a2 YBYYYY@c3";
