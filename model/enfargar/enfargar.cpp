@@ -97,7 +97,7 @@ Bitboard<W> ray_reach(const HexMasks<W>& m, const Bitboard<W>& target, const Bit
 }  // namespace
 
 template <int W>
-Bitboard<W> State<W>::life_of(const BB& own, const BB& empty, const BB& stop) const {
+Bitboard<W> State<W>::life_of(const BB& own, const BB& empty) const {
   const auto& m = ctx_->masks;
   // Walks may pass through friendly stones: a friendly stone on the way sees
   // the target itself, so it has a lifeline and relays it backwards.
@@ -109,7 +109,6 @@ Bitboard<W> State<W>::life_of(const BB& own, const BB& empty, const BB& stop) co
       BB target = life | (empty & m.edge_in(d));
       life |= own & ray_reach(m, target, pass, d);
       if (life == own) return life;
-      if (stop.any() && stop.andnot(life).none()) return life;
     }
     if (life == before) return life;
   }
@@ -117,14 +116,14 @@ Bitboard<W> State<W>::life_of(const BB& own, const BB& empty, const BB& stop) co
 
 template <int W>
 Bitboard<W> State<W>::lifelines(Color c) const {
-  return life_of(stones_[idx(c)], empty(), BB{});
+  return life_of(stones_[idx(c)], empty());
 }
 
 template <int W>
 bool State<W>::compute_alive() const {
   BB e = empty();
   for (int c = 0; c < 2; ++c)
-    if (life_of(stones_[c], e, BB{}) != stones_[c]) return false;
+    if (life_of(stones_[c], e) != stones_[c]) return false;
   return true;
 }
 
@@ -137,10 +136,10 @@ Placement<W> State<W>::analyse(int site) const {
   const BB& opp = stones_[idx(other(to_move_))];
   BB me1 = own | BB::single(site);
   BB e1 = e.andnot(BB::single(site));
-  p.lifeline = life_of(me1, e1, BB{}).test(site);
-  p.flips = opp.andnot(life_of(opp, e1, BB{}));
+  p.lifeline = life_of(me1, e1).test(site);
+  p.flips = opp.andnot(life_of(opp, e1));
   BB me2 = me1 | p.flips;
-  p.all_alive = life_of(me2, e1, BB{}) == me2;
+  p.all_alive = life_of(me2, e1) == me2;
   p.legal = p.lifeline && p.all_alive;
   return p;
 }
@@ -274,7 +273,7 @@ void State<W>::apply(const Move& mv, Undo& u) {
     own |= bit;
     hash_ ^= ctx_->key(mv.site, me);
     BB e = empty();
-    BB flips = opp.andnot(life_of(opp, e, BB{}));
+    BB flips = opp.andnot(life_of(opp, e));
     if (flips.any()) {
       opp = opp.andnot(flips);
       own |= flips;
@@ -385,13 +384,6 @@ template <int W>
 void State<W>::set_to_move(Color c) {
   if (c != to_move_) hash_ ^= ctx_->side_key();
   to_move_ = c;
-}
-
-template <int W>
-void State<W>::set_passes(int passes) {
-  if (passes_ > 0) hash_ ^= ctx_->pass_key(passes_);
-  passes_ = static_cast<uint8_t>(passes);
-  if (passes_ > 0) hash_ ^= ctx_->pass_key(passes_);
 }
 
 template <int W>

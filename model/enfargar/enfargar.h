@@ -137,19 +137,18 @@ class State {
   }
 
   /// Test set-up: places (or replaces) a stone; hash and all_alive() are kept
-  /// consistent. set_passes sets the count of consecutive passes just made.
+  /// consistent.
   void put(int site, Color c);
   /// Test and search set-up: replaces every stone at once (disjoint, on the
   /// board); the side to move and the pass count stay, the annihilation flag
   /// is cleared.
   void set_stones(const BB& black, const BB& white);
   void set_to_move(Color c);
-  void set_passes(int passes);
 
  private:
-  /// Stones of `own` with a lifeline, given the empty points; stops early once
-  /// every bit of `stop` has one (pass an empty board to run to the end).
-  BB life_of(const BB& own, const BB& empty, const BB& stop) const;
+  /// Stones of `own` with a lifeline, given the empty points (the least fixed
+  /// point: iterated directional ray fills until nothing changes).
+  BB life_of(const BB& own, const BB& empty) const;
   /// Whether the group of `seed` (the stones of `own` joined to it by sight:
   /// a walk over empty points from one meets the other first) contains a
   /// stone of `sources`.
