@@ -28,6 +28,10 @@
 namespace loom::conformance {
 
 struct Options {
+  /// Prefix of the property names. Catch tells sections (one per property)
+  /// apart by name and source line, so calling run_all twice in one
+  /// TEST_CASE needs a distinct label per call or the second call never runs.
+  std::string label;
   /// Longest random prefix used to reach a test position.
   int max_prefix = 60;
   /// A proven bound on the number of plies of any game, if the game has one.
@@ -38,6 +42,11 @@ struct Options {
 
 /// A game-specific check run after every move of a playout:
 /// (before, move, after) -> "" if fine, else what went wrong.
+/// The property's name under the options' label.
+inline std::string prop_name(const Options& opt, const std::string& what) {
+  return opt.label.empty() ? what : opt.label + ": " + what;
+}
+
 template <class S>
 using StepCheck = std::function<std::string(const S&, const typename S::Move&, const S&)>;
 
@@ -74,7 +83,7 @@ std::string record_text(const S& start, const std::vector<typename S::Move>& rec
 /// empty exactly when the position is terminal.
 template <Game S>
 void prop_moves_sorted_unique(const std::function<S()>& start, const Options& opt) {
-  rc::prop("legal moves are sorted, unique and round-trip through text", [=] {
+  rc::prop(prop_name(opt, "legal moves are sorted, unique and round-trip through text"), [=] {
     std::vector<typename S::Move> rec;
     S s0 = start();
     S s = random_position(s0, opt.max_prefix, &rec);
@@ -100,7 +109,7 @@ void prop_moves_sorted_unique(const std::function<S()>& start, const Options& op
 /// apply then undo restores the state exactly, hash included.
 template <Game S>
 void prop_undo_restores(const std::function<S()>& start, const Options& opt) {
-  rc::prop("undo restores the position and its hash", [=] {
+  rc::prop(prop_name(opt, "undo restores the position and its hash"), [=] {
     S s = random_position(start(), opt.max_prefix);
     std::vector<typename S::Move> ms;
     s.legal_moves(ms);
@@ -120,7 +129,7 @@ void prop_undo_restores(const std::function<S()>& start, const Options& opt) {
 template <Game S>
 void prop_playout_invariants(const std::function<S()>& start, const Options& opt,
                              StepCheck<S> step = nullptr) {
-  rc::prop("hash and invariants hold along a random game", [=] {
+  rc::prop(prop_name(opt, "hash and invariants hold along a random game"), [=] {
     S s = start();
     RC_ASSERT(s.check_invariants() == "");
     std::vector<typename S::Move> ms;
@@ -154,7 +163,7 @@ template <Game S>
 void prop_game_length(const std::function<S()>& start, const Options& opt) {
   const char* name = opt.length_bound ? "every game ends within the proven length bound"
                                       : "games that end have a decided outcome";
-  rc::prop(name, [=] {
+  rc::prop(prop_name(opt, name), [=] {
     S s = start();
     std::vector<typename S::Move> ms;
     typename S::Undo u;
@@ -178,7 +187,7 @@ void prop_game_length(const std::function<S()>& start, const Options& opt) {
 /// moves, the same terminal status and the mapped outcome.
 template <SymmetricGame S>
 void prop_symmetry(const std::function<S()>& start, const Options& opt) {
-  rc::prop("a symmetric image has the mapped legal moves", [=] {
+  rc::prop(prop_name(opt, "a symmetric image has the mapped legal moves"), [=] {
     S s = random_position(start(), opt.max_prefix);
     int k = *rc::gen::inRange(0, kNumSymmetries);
     S t = s.transformed(k);

@@ -70,6 +70,8 @@ void run_conformance(int side, enfargar::Options opt, conformance::Options copt 
   // first move is a placement (every point of the empty board is legal).
   // Hence at most N placements + (N - 1) single passes + 2 final passes.
   copt.length_bound = 2 * board->geo().num_sites() + 1;
+  copt.label = "side " + std::to_string(side) + (opt.touch ? " edge=touch" : "") +
+               (opt.more_stones ? " stall=more-stones" : "");
   std::function<enfargar::State<W>()> start = [board] { return board->start(); };
   conformance::run_all<enfargar::State<W>>(start, copt, &enfargar_step<W>);
 }

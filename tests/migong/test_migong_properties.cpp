@@ -67,6 +67,8 @@ void run_conformance(int side, migong::Options opt, conformance::Options copt,
   // Each placement fills a cell; a pass is followed by a placement or ends
   // the game; the swap happens once: at most 2 * cells + 3 plies.
   copt.length_bound = 2 * board->ctx->num_cells() + 3;
+  copt.label = "side " + std::to_string(side) + (opt.wedges ? " measure=wedges" : "") +
+               (opt.pie ? " pie=on" : "") + (edges ? " own edges" : "");
   auto first = std::make_shared<migong::State<W>>(board->start());
   uint64_t seed = 12345;
   std::vector<typename migong::State<W>::Move> ms;
