@@ -84,7 +84,7 @@ std::string NardyGame::score_report() const {
 
 std::string draw_nardy(const nardy::Position& p, const nardy::Options& opt) {
   auto cell = [&](int point) {
-    char buf[8];
+    char buf[16];
     int v = p.at(point);
     if (v == 0)
       std::snprintf(buf, sizeof buf, "%4s", ".");
@@ -93,7 +93,7 @@ std::string draw_nardy(const nardy::Position& p, const nardy::Options& opt) {
     return std::string(buf);
   };
   auto label = [](int point) {
-    char buf[8];
+    char buf[16];
     std::snprintf(buf, sizeof buf, "%4d", point);
     return std::string(buf);
   };
