@@ -54,8 +54,18 @@ TEST_CASE("gadur conformance, side 7 (three-word bitboards)", "[gadur][conforman
   run_conformance<3>(7, {}, o);
 }
 
+// Random games on side 13 last several hundred plies (and may cycle): the
+// default run plays them to 300 plies; the slow run plays them out.
 TEST_CASE("gadur conformance, side 13 (ten-word bitboards)", "[gadur][conformance]") {
   conformance::Options o;
+  o.max_prefix = 60;
+  o.practical_length = 300;
+  run_conformance<10>(13, {}, o);
+}
+
+TEST_CASE("gadur conformance, side 13, whole games", "[gadur][conformance][.slow]") {
+  conformance::Options o;
+  o.label = "whole games";
   o.max_prefix = 60;
   run_conformance<10>(13, {}, o);
 }

@@ -20,10 +20,16 @@
 #include <string_view>
 #include <vector>
 
+#include "model/common/zobrist.h"
 #include "model/nardy/movegen.h"
 #include "model/nardy/nardy.h"
 
 namespace loom::testing {
+
+/// A uniform draw in [0, n) from a splitmix64 stream.
+inline uint32_t uniform(uint64_t& s, uint32_t n) {
+  return static_cast<uint32_t>(((splitmix64(s) >> 32) * n) >> 32);
+}
 
 inline nardy::Position nardy_diagram(std::string_view text, Color to_move) {
   std::vector<std::vector<std::string>> rows;

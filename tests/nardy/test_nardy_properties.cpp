@@ -14,12 +14,9 @@
 
 using namespace loom;
 using namespace loom::nardy;
+using loom::testing::uniform;
 
 namespace {
-
-uint32_t uniform(uint64_t& s, uint32_t n) {
-  return static_cast<uint32_t>(((splitmix64(s) >> 32) * n) >> 32);
-}
 
 /// A position reached by `turns` random turns from the start (or the game's end).
 Position random_position(uint64_t& s, int turns, const Options& opt) {

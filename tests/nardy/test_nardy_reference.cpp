@@ -15,6 +15,7 @@
 
 using namespace loom;
 using namespace loom::nardy;
+using loom::testing::uniform;
 
 namespace {
 
@@ -33,10 +34,6 @@ std::vector<std::string> naive_lines(const naive_nardy::Generator& n, const Posi
 
 naive_nardy::Rules naive_rules(const Options& o) {
   return {o.block_end_of_turn, o.last_roll};
-}
-
-uint32_t uniform(uint64_t& s, uint32_t n) {
-  return static_cast<uint32_t>(((splitmix64(s) >> 32) * n) >> 32);
 }
 
 Roll random_roll(uint64_t& s) {
