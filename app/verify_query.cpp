@@ -84,7 +84,8 @@ void list_queries(const VerifyArgs& args, std::ostream& out) {
   if (!args.game.empty()) require_known_game(args.game);
   for (const auto& q : spec::spec_queries()) {
     if (!args.game.empty() && q.game != args.game) continue;
-    out << q.game << " " << q.name << ": " << (q.proof ? "proof - no " : "") << q.summary << " ("
+    out << q.game << " " << q.name << ": "
+        << (q.proof ? "proves (UNSAT) or refutes (SAT): " + q.claim : q.summary) << " ("
         << range_text(q) << ")\n";
   }
 }
@@ -113,8 +114,10 @@ void run_query(const VerifyArgs& args, std::ostream& out, std::ostream&) {
 
   const std::string where = q->sized ? " on side " + std::to_string(size) : "";
   out << args.game << " " << q->name << where << " (rules: " << rules.to_string() << ")\n";
-  out << "question: " << (q->proof ? "is there " : "") << q->summary << (q->proof ? "?" : "")
-      << "\n";
+  if (q->proof)
+    out << "claim: " << q->claim << "\ncounterexample sought: " << q->summary << "\n";
+  else
+    out << "question: " << q->summary << "\n";
   if (a.witness) {
     out << (q->proof ? "counterexample found (SAT):\n" : "witness found (SAT):\n");
     for (const auto& p : a.pictures) out << p.caption << "\n" << draw(p);

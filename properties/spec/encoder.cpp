@@ -100,12 +100,24 @@ Exprs Encoder::least_fixed_point(const std::string& name, const Exprs& allowed, 
     return out;
   }
   Exprs in = booleans(name, n);
-  Exprs rank = integers(name + "_rank", n);
+  Exprs rank;
+  if (mode_ == Fixpoint::kBitLevels) {
+    unsigned bits = 1;
+    while ((1 << bits) < n) ++bits;
+    for (int i = 0; i < n; ++i)
+      rank.push_back(c_.bv_const(
+          (prefix_ + name + "_rank_" + std::to_string(i) + "#" + std::to_string(serial_++)).c_str(),
+          bits));
+  } else {
+    rank = integers(name + "_rank", n);
+  }
   for (int i = 0; i < n; ++i) {
     Exprs step{base[i]}, ranked{base[i]};
     for (const auto& s : supports[i]) {
       step.push_back(s.cond && in[s.from]);
-      ranked.push_back(s.cond && in[s.from] && rank[s.from] < rank[i]);
+      z3::expr lower =
+          mode_ == Fixpoint::kBitLevels ? z3::ult(rank[s.from], rank[i]) : rank[s.from] < rank[i];
+      ranked.push_back(s.cond && in[s.from] && lower);
     }
     // Fixed point: i is in exactly when the one-step rule puts it in.
     require(in[i] == (allowed[i] && any(step)));

@@ -19,9 +19,11 @@ using Exprs = std::vector<z3::expr>;
 
 /// Two equivalent ways to state a least fixed point (see least_fixed_point).
 enum class Fixpoint {
-  kLevels,    ///< a fixed point plus an integer level function (compact; good for search)
-  kUnrolled,  ///< N rounds of the monotone step from the empty set (pure Boolean;
-              ///< with the inputs fixed, unit propagation alone decides it)
+  kLevels,     ///< a fixed point plus an integer level function (compact; good for search)
+  kBitLevels,  ///< the same with levels as bit-vectors (all-Boolean after bit-blasting;
+               ///< best for the UNSAT proofs over symbolic positions)
+  kUnrolled,   ///< N rounds of the monotone step from the empty set (pure Boolean;
+               ///< with the inputs fixed, unit propagation alone decides it)
 };
 
 class Encoder {

@@ -54,4 +54,31 @@ int HexBoard::line_of(int i, int l) const {
   return l == 0 ? r_[i] : l == 1 ? q_[i] - r_[i] : q_[i];
 }
 
+int HexBoard::map_site(int k, int i) const {
+  // Axial offsets from the centre; a 60-degree turn maps E(1,0) to NE(1,1)
+  // and NE to NW(0,1): (x, y) -> (x - y, x). The mirror keeps E and swaps
+  // NE with SE(0,-1): (x, y) -> (x - y, -y).
+  int x = q_[i] - (n_ - 1), y = r_[i] - (n_ - 1);
+  if (k >= 6) {
+    int mx = x - y, my = -y;
+    x = mx, y = my;
+    k -= 6;
+  }
+  for (int t = 0; t < k; ++t) {
+    int rx = x - y, ry = x;
+    x = rx, y = ry;
+  }
+  return at(x + n_ - 1, y + n_ - 1);
+}
+
+std::vector<int> HexBoard::orbit_representatives() const {
+  std::vector<int> out;
+  for (int i = 0; i < size(); ++i) {
+    bool least = true;
+    for (int k = 0; k < 12; ++k) least = least && map_site(k, i) >= i;
+    if (least) out.push_back(i);
+  }
+  return out;
+}
+
 }  // namespace loom::spec

@@ -40,6 +40,12 @@ class HexBoard {
   int parse(std::string_view name) const;
   /// Index of the line of orientation l (0: E-W, 1: NE-SW, 2: NW-SE) through i.
   int line_of(int i, int l) const;
+  /// Image of site i under symmetry k (0..11): k < 6 rotates 60k degrees
+  /// counter-clockwise about the centre; k >= 6 mirrors in the E-W line
+  /// through the centre first, then rotates by 60(k-6) degrees.
+  int map_site(int k, int i) const;
+  /// One site of each orbit of the 12 symmetries, in increasing order.
+  std::vector<int> orbit_representatives() const;
 
  private:
   int n_;

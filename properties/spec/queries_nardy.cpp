@@ -44,10 +44,11 @@ struct Incremental {
 };
 
 /// Searches, for the side `white`, a position and roll (a > b) where both dice
-/// can be played singly but no sequence plays both: the larger-die rule then
-/// decides. Exists-forall by counterexample-guided refinement: candidates come
-/// from the existential part; each 2-step sequence found at a candidate is
-/// forbidden for all positions, until a candidate has none or none remain.
+/// can be played singly but no sequence plays both, and the smaller die's
+/// play differs from every play of the larger: the larger-die rule decides. Exists-forall by
+/// counterexample-guided refinement: candidates come from the existential part; each 2-step
+/// sequence found at a candidate is forbidden for all positions, until a candidate has none or none
+/// remain.
 QueryAnswer larger_die_decides(const NardyRules& rules) {
   QueryAnswer a;
   Stopwatch clock;
@@ -61,8 +62,16 @@ QueryAnswer larger_die_decides(const NardyRules& rules) {
         NardyPosition pos = fresh_nardy_position(e, "pos");
         NardySequence one_hi = encode_nardy_sequence(e, rules, white, roll, {hi}, pos);
         NardySequence one_lo = encode_nardy_sequence(e, rules, white, roll, {lo}, pos);
+        // The rule must decide something: no play of the larger die alone
+        // gives the position the smaller die gives.
+        Exprs differs;
+        for (int f = 1; f <= 24; ++f) {
+          NardySequence alt = encode_nardy_sequence(e, rules, white, roll, {hi}, pos, {f});
+          differs.push_back(!(alt.legal && e.same(alt.final.white, one_lo.final.white) &&
+                              e.same(alt.final.black, one_lo.final.black)));
+        }
         Incremental cand(c);
-        cand.s.add(in_play(e, pos) && one_hi.legal && one_lo.legal);
+        cand.s.add(in_play(e, pos) && one_hi.legal && one_lo.legal && e.all(differs));
         for (;;) {
           cand.sync(e);
           z3::check_result r = cand.s.check();
@@ -96,12 +105,13 @@ QueryAnswer larger_die_decides(const NardyRules& rules) {
           std::string pstr = position_string(white, board);
           a.lines.push_back("position " + pstr + ", roll " + std::to_string(hi) +
                             std::to_string(lo));
-          a.lines.push_back(std::string(white ? "White" : "Black") + " can play the " +
-                            std::to_string(hi) + " alone (e.g. " + step_token(white, f_hi, hi) +
-                            ") or the " + std::to_string(lo) + " alone (e.g. " +
-                            step_token(white, f_lo, lo) +
-                            "), but no sequence plays both: the larger die, " + std::to_string(hi) +
-                            ", must be played");
+          a.lines.push_back(
+              std::string(white ? "White" : "Black") + " can play the " + std::to_string(hi) +
+              " alone (e.g. " + step_token(white, f_hi, hi) + ") or the " + std::to_string(lo) +
+              " alone (e.g. " + step_token(white, f_lo, lo) +
+              "); no sequence plays both, and no play of the " + std::to_string(hi) +
+              " gives what the " + std::to_string(lo) +
+              " gives: the larger-die rule decides (play the " + std::to_string(hi) + ")");
           a.lines.push_back("counterexample-guided search: " + std::to_string(refinements) +
                             " two-step sequences refuted on the way");
           a.facts = {{"position", pstr},
