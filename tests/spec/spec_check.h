@@ -175,6 +175,59 @@ class HexOracle {
   HexRelation rel_;
 };
 
+/// One candidate move for the generic disagreement query: `move` fixes the
+/// spec's move variables; `result` is nullopt if the model says the move is
+/// illegal, else the model's result as a formula over the spec's variables
+/// for the position after (and any observables).
+struct Candidate {
+  std::string name;
+  z3::expr move;
+  std::optional<z3::expr> result;
+};
+
+/// The disagreement query for one position with a relation built in `e`
+/// (its definitions are added inside a push/pop scope of `s`): "some
+/// candidate where the model says illegal and the spec allows it, or the
+/// model says legal and the spec forbids it or allows another result" must
+/// be UNSAT. Returns "" or the first disagreement found in the SAT model.
+inline std::string disagreement(z3::solver& s, const spec::Encoder& e, const z3::expr& fixed,
+                                const z3::expr& legal, const std::vector<Candidate>& cands,
+                                CrossCheckStats& stats, const std::string& where) {
+  ++stats.positions;
+  spec::Exprs d;
+  for (const auto& c : cands) {
+    ++stats.candidates;
+    if (c.result) {
+      ++stats.legal;
+      d.push_back(c.move && !(legal && *c.result));
+    } else {
+      ++stats.illegal;
+      d.push_back(c.move && legal);
+    }
+  }
+  s.push();
+  s.add(e.definitions());
+  s.add(fixed);
+  s.add(e.any(d));
+  ++stats.solver_checks;
+  z3::check_result r = s.check();
+  std::string err;
+  if (r == z3::unknown) err = where + ": Z3 answered unknown";
+  if (r == z3::sat) {
+    z3::model m = s.get_model();
+    for (const auto& c : cands)
+      if (spec::value_of(m, c.move)) {
+        bool spec_legal = spec::value_of(m, legal);
+        err = where + " move " + c.name + ": the model says " + (c.result ? "legal" : "illegal") +
+              ", the spec " +
+              (spec_legal ? (c.result ? "allows a different result" : "allows it") : "forbids it");
+        break;
+      }
+  }
+  s.pop();
+  return err;
+}
+
 /// True in sanitizer builds, where Z3 runs several times slower: the default
 /// suite then checks fewer random positions (the slow sweep checks more).
 inline constexpr bool kSanitized =
