@@ -165,9 +165,7 @@ std::vector<std::vector<int>> nardy_orders(std::pair<int, int> roll, int count) 
   return {{}};
 }
 
-namespace {
-
-NardyPosition constant_position(const Encoder& e, const NardyBoard& b) {
+NardyPosition nardy_constant(const Encoder& e, const NardyBoard& b) {
   NardyPosition p;
   for (int i = 0; i < 24; ++i) {
     p.white.push_back(e.num(std::max(b[i], 0)));
@@ -176,18 +174,15 @@ NardyPosition constant_position(const Encoder& e, const NardyBoard& b) {
   return p;
 }
 
-}  // namespace
-
-NardyTurnResult nardy_turn_results(const NardyRules& rules, bool white, const NardyBoard& board,
-                                   std::pair<int, int> roll) {
+NardyOrders nardy_allowed_orders(const NardyRules& rules, bool white, const NardyBoard& board,
+                                 std::pair<int, int> roll) {
   if (board.size() != 24) throw std::invalid_argument("nardy board needs 24 points");
   z3::context c;
-  NardyTurnResult out;
+  NardyOrders out;
   // Whether some sequence of these dice, in this order, is legal.
   auto playable = [&](const std::vector<int>& dice) {
     Encoder e(c);
-    NardySequence s =
-        encode_nardy_sequence(e, rules, white, roll, dice, constant_position(e, board));
+    NardySequence s = encode_nardy_sequence(e, rules, white, roll, dice, nardy_constant(e, board));
     z3::solver sv(c);
     sv.add(e.definitions());
     sv.add(s.legal);
@@ -201,18 +196,26 @@ NardyTurnResult nardy_turn_results(const NardyRules& rules, bool white, const Na
     if (!out.orders.empty()) out.dice_played = count;
   }
   // Only one die of a non-double can be played: the larger, if it can be.
-  if (out.dice_played == 1 && out.orders.size() == 2) {
-    int larger = std::max(roll.first, roll.second);
-    out.orders = {{larger}};
-  }
+  if (out.dice_played == 1 && out.orders.size() == 2)
+    out.orders = {{std::max(roll.first, roll.second)}};
+  return out;
+}
+
+NardyTurnResult nardy_turn_results(const NardyRules& rules, bool white, const NardyBoard& board,
+                                   std::pair<int, int> roll) {
+  NardyOrders allowed = nardy_allowed_orders(rules, white, board, roll);
+  NardyTurnResult out;
+  out.dice_played = allowed.dice_played;
+  out.orders = allowed.orders;
+  out.solver_checks = allowed.solver_checks;
+  z3::context c;
   if (out.dice_played == 0) {
     out.results.push_back(board);
     return out;
   }
   for (const auto& order : out.orders) {
     Encoder e(c);
-    NardySequence s =
-        encode_nardy_sequence(e, rules, white, roll, order, constant_position(e, board));
+    NardySequence s = encode_nardy_sequence(e, rules, white, roll, order, nardy_constant(e, board));
     z3::solver sv(c);
     sv.add(e.definitions());
     sv.add(s.legal);

@@ -76,6 +76,20 @@ NardySequence encode_nardy_sequence(Encoder& e, const NardyRules& rules, bool wh
 /// of the roll (doubles: one order).
 std::vector<std::vector<int>> nardy_orders(std::pair<int, int> roll, int count);
 
+/// The dice the rules let a turn play, for a concrete position and roll: the
+/// greatest number of dice some legal sequence plays, and the dice orders of
+/// that length that have a legal sequence (only the larger die when one die
+/// of a non-double can be played and the larger can be).
+struct NardyOrders {
+  int dice_played = 0;
+  std::vector<std::vector<int>> orders;
+  int solver_checks = 0;
+};
+NardyOrders nardy_allowed_orders(const NardyRules& rules, bool white, const NardyBoard& board,
+                                 std::pair<int, int> roll);
+/// The position as constants.
+NardyPosition nardy_constant(const Encoder& e, const NardyBoard& b);
+
 /// The whole-turn rules over sequences, for a concrete position and roll.
 struct NardyTurnResult {
   int dice_played = 0;                   ///< the maximum number of dice playable
