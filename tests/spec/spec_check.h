@@ -22,7 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "app/registry.h"
 #include "properties/spec/hex_position.h"
+#include "properties/spec/queries.h"
 
 namespace loom::testing {
 
@@ -226,6 +228,34 @@ inline std::string disagreement(z3::solver& s, const spec::Encoder& e, const z3:
   }
   s.pop();
   return err;
+}
+
+/// Runs `loom verify GAME --size N --query NAME` under the default rules
+/// through the same entry point as the command line, checks that a witness
+/// exists (SAT) or not (UNSAT) as expected, and replays a witness game line
+/// on the model: the record must be legal play and the final move legal
+/// there. Returns the model's game after the line (nullptr if the answer
+/// has no record) for further checks.
+inline std::unique_ptr<AnyGame> check_query(const std::string& game, const std::string& name,
+                                            int size, bool witness) {
+  const spec::QueryInfo* q = spec::find_spec_query(game, name);
+  REQUIRE(q != nullptr);
+  spec::QueryAnswer a = spec::run_spec_query(*q, size, {});
+  std::cout << "[query] " << game << " " << name
+            << (q->sized ? " side " + std::to_string(size) : "") << ": "
+            << (a.witness ? "SAT" : "UNSAT") << ", " << a.seconds << " s" << std::endl;
+  std::string said;
+  for (const auto& line : a.lines) said += line + "\n";
+  INFO(said);
+  CHECK(a.witness == witness);
+  if (!a.record) return nullptr;
+  auto g = make_game(game, q->sized ? std::optional<int>(size) : std::nullopt, {});
+  std::string text;
+  for (const auto& t : *a.record) text += (text.empty() ? "" : " ") + t;
+  INFO("record " << text << " then " << a.move);
+  REQUIRE_NOTHROW(g->play_record(text));
+  if (!a.move.empty()) REQUIRE_NOTHROW(g->play(a.move, static_cast<int>(a.record->size()) + 1));
+  return g;
 }
 
 /// True in sanitizer builds, where Z3 runs several times slower: the default

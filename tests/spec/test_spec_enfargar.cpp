@@ -130,3 +130,23 @@ TEST_CASE("enfargar spec: slow sweep", "[spec][enfargar][.slow]") {
     random_check(4, touch, 300);
   }
 }
+
+TEST_CASE("enfargar spec queries: the end-of-turn clause is redundant on side 2",
+          "[spec][enfargar][query]") {
+  testing::check_query("enfargar", "end-clause-redundant", 2, false);
+}
+
+TEST_CASE("enfargar spec queries: the end-of-turn clause is redundant on side 3 (slow)",
+          "[spec][enfargar][query][.slow]") {
+  testing::check_query("enfargar", "end-clause-redundant", 3, false);
+}
+
+TEST_CASE("enfargar spec queries: no-placement-both on side 2 (slow)",
+          "[spec][enfargar][query][.slow]") {
+  auto g = testing::check_query("enfargar", "no-placement-both", 2, true);
+  REQUIRE(g != nullptr);
+  // The model agrees: the mover can only pass, and so can the opponent after it.
+  CHECK(g->legal_tokens() == std::vector<std::string>{"pass"});
+  g->play("pass", 1);
+  CHECK(g->legal_tokens() == std::vector<std::string>{"pass"});
+}

@@ -148,3 +148,13 @@ TEST_CASE("fiodar spec: slow sweep", "[spec][fiodar][.slow]") {
   for (const auto& setup : kSetups) random_check(3, setup, 500);
   for (const auto& setup : kSetups) random_check(4, setup, 300);
 }
+
+TEST_CASE("fiodar spec queries on side 2 (none exists)", "[spec][fiodar][query]") {
+  testing::check_query("fiodar", "legal-by-removal", 2, false);
+  testing::check_query("fiodar", "cut-without-full-thread", 2, false);
+}
+
+TEST_CASE("fiodar spec queries on side 3 (witnesses; slow)", "[spec][fiodar][query][.slow]") {
+  CHECK(testing::check_query("fiodar", "legal-by-removal", 3, true) != nullptr);
+  CHECK(testing::check_query("fiodar", "cut-without-full-thread", 3, true) != nullptr);
+}

@@ -116,3 +116,13 @@ TEST_CASE("migong spec: slow sweep", "[spec][migong][.slow]") {
   random_check(2, 1000);
   random_check(3, 500);
 }
+
+TEST_CASE("migong spec queries on sides 2 and 3 (none exists)", "[spec][migong][query]") {
+  testing::check_query("migong", "scores-never-tie", 2, false);
+  testing::check_query("migong", "scores-never-tie", 3, false);
+  testing::check_query("migong", "unfillable-cell", 2, false);
+}
+
+TEST_CASE("migong spec queries: unfillable-cell on side 3 (slow)", "[spec][migong][query][.slow]") {
+  testing::check_query("migong", "unfillable-cell", 3, false);
+}

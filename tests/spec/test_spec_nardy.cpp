@@ -207,3 +207,11 @@ TEST_CASE("nardy spec: slow sweep", "[spec][nardy][.slow]") {
   random_check(nardy::Options{true, false}, 60, 21);
   random_check(nardy::Options{false, true}, 40, 21);
 }
+
+TEST_CASE("nardy spec queries: block-one-ahead", "[spec][nardy][query]") {
+  testing::check_query("nardy", "block-one-ahead", 0, true);
+}
+
+TEST_CASE("nardy spec queries: larger-die-decides (slow)", "[spec][nardy][query][.slow]") {
+  testing::check_query("nardy", "larger-die-decides", 0, true);
+}
