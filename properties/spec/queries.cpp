@@ -15,7 +15,7 @@ const std::vector<QueryInfo>& spec_queries() {
        4, 2, 4},
       {"enfargar", "no-placement-both",
        "a position where neither player has a legal placement while both colours remain", false, "",
-       true, 3, 2, 4},
+       true, 2, 2, 4},
       {"enfargar", "end-clause-redundant",
        "a placement whose new stone has a lifeline, rejected only by the end-of-turn clause", true,
        "with every stone on a lifeline at the start of the turn, the clause \"every friendly "
