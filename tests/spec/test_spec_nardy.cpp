@@ -154,9 +154,9 @@ void random_check(const nardy::Options& opt, int cases, int rolls) {
 
 TEST_CASE("nardy spec: random positions under every rule variant", "[spec][nardy]") {
   const int scale = testing::kSanitized ? 2 : 1;
-  random_check(nardy::Options{false, false}, 4 / scale, 2);
-  random_check(nardy::Options{true, false}, 3 / scale, 2);
-  random_check(nardy::Options{false, true}, 2 / scale, 2);
+  random_check(nardy::Options{false, false}, 8 / scale, 2);
+  random_check(nardy::Options{true, false}, 5 / scale, 2);
+  random_check(nardy::Options{false, true}, 3 / scale, 2);
 }
 
 TEST_CASE("nardy spec: the seed's examples (RULES.md section 7)", "[spec][nardy]") {
