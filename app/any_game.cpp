@@ -37,4 +37,13 @@ std::string AnyGame::score_report() const {
   throw InputError("loom score is not available for " + game_name());
 }
 
+solver::SolveReport AnyGame::solve(const solver::SolveOptions&) const {
+  throw InputError("loom solve is not available for " + game_name());
+}
+
+solver::PropertyResult AnyGame::check_property(const std::string&,
+                                               const solver::PropertyOptions&) const {
+  throw InputError("loom verify --property is not available for " + game_name());
+}
+
 }  // namespace loom

@@ -31,6 +31,8 @@ std::vector<CommandSpec> all_commands();
 std::vector<CommandSpec> basic_commands();
 /// verify (cmd_verify.cpp).
 std::vector<CommandSpec> verify_commands();
+/// solve (cmd_solve.cpp).
+std::vector<CommandSpec> solve_commands();
 
 /// Options shared by the commands that take a game and a position. Create it
 /// with std::make_shared and keep it alive in the action (CLI11 writes into it).

@@ -5,7 +5,7 @@ namespace loom {
 
 std::vector<CommandSpec> all_commands() {
   std::vector<CommandSpec> out;
-  for (auto group : {basic_commands, verify_commands}) {
+  for (auto group : {basic_commands, solve_commands, verify_commands}) {
     auto cmds = group();
     out.insert(out.end(), cmds.begin(), cmds.end());
   }
