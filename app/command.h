@@ -33,6 +33,10 @@ std::vector<CommandSpec> basic_commands();
 std::vector<CommandSpec> verify_commands();
 /// solve (cmd_solve.cpp).
 std::vector<CommandSpec> solve_commands();
+/// play (cmd_play.cpp).
+std::vector<CommandSpec> play_commands();
+/// edges (cmd_migong.cpp).
+std::vector<CommandSpec> migong_commands();
 
 /// Options shared by the commands that take a game and a position. Create it
 /// with std::make_shared and keep it alive in the action (CLI11 writes into it).

@@ -95,7 +95,7 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       {{"frobnicate"}, ""},
       {{}, "command"},
       {{"moves", "gadur", "--bogus"}, ""},
-      {{"moves", "fiodar"}, ""},
+      {{"moves", "fiodar", "--size", "3", "--record", "c3 c3"}, "move 2 'c3'"},
       {{"moves", "gadur", "--setup", "d4 c3"}, "--setup"},
       {{"moves", "gadur", "--edges", "/nonexistent"}, "--edges"},
       {{"moves", "gadur", "--position", "W:0"}, "--position"},
