@@ -48,6 +48,9 @@ class AnyGame {
   // Exact solving (solver/driver.h). GameAdapter runs the generic solver on
   // its typed state; the defaults reject the request.
   virtual solver::SolveReport solve(const solver::SolveOptions& options) const;
+  /// The pie table: every set-up the game's pie rule allows, solved (Fiodar's
+  /// 2-stone set-ups). The default rejects the request.
+  virtual solver::SolveReport solve_pie(const solver::SolveOptions& options) const;
   /// "termination" or "drawless", checked exhaustively from this position.
   virtual solver::PropertyResult check_property(const std::string& property,
                                                 const solver::PropertyOptions& options) const;

@@ -15,6 +15,7 @@ namespace {
 
 struct SolveArgs {
   bool json = false;
+  bool pie = false;
   std::string method = "auto";
   bool no_symmetry = false;
   bool no_pv = false;
@@ -45,6 +46,9 @@ std::vector<CommandSpec> solve_commands() {
              ga->add_to(cmd);
              auto a = std::make_shared<SolveArgs>();
              cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
+             cmd->add_flag("--pie", a->pie,
+                           "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
+                           "table) instead of the first moves");
              cmd->add_option("--method", a->method,
                              "auto (default: retrograde, or dfs for scored games), retrograde "
                              "(exhaustive, handles cycles) or dfs (alpha-beta, acyclic games)");
@@ -100,8 +104,12 @@ std::vector<CommandSpec> solve_commands() {
                    ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
                // The job's identity (checkpoints resume only the job that wrote them).
                JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
-               o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry");
-               solver::SolveReport r = g->solve(o);
+               o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
+                             (a->pie ? "; pie" : "");
+               if (a->pie && a->method == "retrograde")
+                 throw InputError("--pie solves by alpha-beta: drop --method retrograde");
+               solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
+               job.pie_setups = a->pie;
                job.to_move = color_name(r.to_move);
                job.pie_table = job.record.empty() && setup.empty() &&
                                r.value.kind != solver::Value::Kind::kMargin;

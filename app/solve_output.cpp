@@ -1,6 +1,7 @@
 #include "app/solve_output.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "app/registry.h"
@@ -44,6 +45,14 @@ std::string value_sentence(const solver::Value& v, int plies) {
       break;
   }
   return "unknown (not solved)";
+}
+
+/// Fiodar pie: the colour the chooser takes after a set-up.
+std::string pie_colour(const solver::Value& v) {
+  auto w = v.winner();
+  return w == solver::Value::Kind::kBlack   ? "black"
+         : w == solver::Value::Kind::kWhite ? "white"
+                                            : "either";
 }
 
 }  // namespace
@@ -120,9 +129,25 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   if (!r.complete) {
     out << "not solved: " << r.note << "\n";
   } else {
-    out << "value: " << value_sentence(r.value, r.plies) << "\n";
+    if (job.pie_setups) {
+      out << "pie: the setter should place " << r.pie_setup << " (black white); the chooser then "
+          << "takes " << (r.value.winner() == solver::Value::Kind::kBlack ? "black" : "white")
+          << " and wins by " << solver::margin_text(std::abs(r.value.margin2)) << "\n";
+      out << "value: " << value_sentence(r.value, r.plies) << " after that set-up\n";
+    } else {
+      out << "value: " << value_sentence(r.value, r.plies) << "\n";
+    }
   }
-  if (!r.openings.empty()) {
+  if (job.pie_setups && !r.openings.empty()) {
+    out << "pie set-ups (\"BLACK WHITE\", up to symmetry; x = how many set-ups it stands for; "
+           "value: Black's margin with Black to move; pie: the colour the chooser takes):\n";
+    for (const auto& o : r.openings) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-8s  pie: %s", o.move.c_str(), o.count,
+                    o.value.text().c_str(), pie_colour(o.value).c_str());
+      out << buf << "\n";
+    }
+  } else if (!r.openings.empty()) {
     out << "openings (each first move up to symmetry; x = how many moves it stands for; value "
            "after it"
         << (job.pie_table ? "; pie: what the second player should do" : "") << "):\n";
@@ -170,9 +195,11 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
       nlohmann::json e{{"move", o.move}, {"value", value_json(o.value)}, {"count", o.count}};
       if (o.plies >= 0) e["plies"] = o.plies;
       if (job.pie_table) e["pie"] = pie_decision(o.value, first);
+      if (job.pie_setups) e["pie"] = pie_colour(o.value);
       ops.push_back(e);
     }
     j["openings"] = ops;
+    if (job.pie_setups) j["pie_setup"] = r.pie_setup;
     j["pv"] = r.pv;
     j["pv_repeats"] = r.pv_repeats;
     j["nodes"] = r.nodes;

@@ -21,7 +21,8 @@ struct JobInfo {
   std::string setup;   ///< fiodar pie setup ("" if none)
   std::string record;  ///< normalised (single spaces)
   std::string to_move;
-  bool pie_table = false;  ///< annotate openings with the 1-move pie decision
+  bool pie_table = false;   ///< annotate openings with the 1-move pie decision
+  bool pie_setups = false;  ///< the openings are 2-stone pie set-ups (fiodar --pie)
   /// The job's identity for checkpoints.
   std::string signature(const std::string& method) const;
   void to_json(nlohmann::json& j) const;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -69,6 +70,7 @@ struct SolveReport {
   double seconds = 0;
   bool resumed = false;
   std::string note;
+  std::string pie_setup;  ///< pie table: the set-up the setter should choose
 };
 
 struct PropertyOptions {
@@ -250,25 +252,39 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
   return rep;
 }
 
+/// One first step of a depth-first job: a first move from the root, or (pie
+/// table) a whole set-up position. `count`: how many it stands for.
 template <Game S>
-SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
+struct Branch {
+  std::string name;
+  int count = 1;
+  S state;
+};
+
+/// Solves every branch with one alpha-beta solver (shared table), saving
+/// finished branches to the checkpoint. `root` is the position the branches
+/// are first moves of, or null for a pie table (the setter chooses a set-up,
+/// the chooser a colour: the setter picks the set-up whose margin is smallest
+/// in absolute value).
+template <Game S>
+SolveReport solve_branches(const S& proto, const S* root, const std::vector<Branch<S>>& branches,
+                           const SolveOptions& o, RunControl& ctl) {
   using Move = typename S::Move;
   SolveReport rep;
   rep.method = "dfs";
   typename DfsSolver<S>::Config cfg;
   cfg.symmetry = o.symmetry;
   cfg.table_bytes = o.table_mb << 20;
-  DfsSolver<S> d(root, cfg, ctl);
+  DfsSolver<S> d(proto, cfg, ctl);
   rep.symmetries = d.canonicalizer().count();
-  auto classes = opening_classes(root, o.symmetry);
-  // Finished openings: black-side scores, and nodes spent before.
-  std::vector<std::optional<int32_t>> done(classes.size());
+  // Finished branches: black-side scores, and nodes spent before.
+  std::vector<std::optional<int32_t>> done(branches.size());
   uint64_t nodes_before = 0;
   const std::string kind = "dfs";
   if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
     CheckpointReader rd(o.checkpoint, kind, o.signature);
     uint64_t n = rd.u64(1 << 20, "opening count");
-    if (n != classes.size()) rd.corrupt("opening count differs from this position's");
+    if (n != branches.size()) rd.corrupt("opening count differs from this position's");
     for (auto& x : done) {
       uint64_t has = rd.u64(1, "flag");
       uint64_t raw = rd.u64();
@@ -281,7 +297,7 @@ SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
   auto save = [&] {
     if (o.checkpoint.empty()) return;
     CheckpointWriter w(o.checkpoint, kind, o.signature);
-    w.u64(classes.size());
+    w.u64(branches.size());
     for (const auto& x : done) {
       w.u64(x.has_value());
       w.u64(x ? static_cast<uint32_t>(*x) : 0);
@@ -290,36 +306,45 @@ SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
     w.commit();
     ctl.checkpoint_written();
   };
-  typename S::Undo u;
-  uint64_t counted = 0;       // nodes already reported to ctl
-  int32_t best = -kInfScore;  // from the mover's side
-  Value::Kind neutral = Value::Kind::kDraw;
-  if (classes.empty()) {
-    int32_t v = d.solve(root);
-    best = v;
+  uint64_t counted = 0;  // nodes already reported to ctl
+  for (size_t i = 0; i < branches.size(); ++i) {
+    if (done[i]) continue;
+    ctl.status("solving " + std::to_string(i + 1) + " of " + std::to_string(branches.size()) +
+               ": " + branches[i].name);
+    done[i] = d.solve_black(branches[i].state);
+    ctl.work(d.nodes() - counted);
+    counted = d.nodes();
+    save();
+    if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }
-  for (size_t i = 0; i < classes.size(); ++i) {
-    if (!done[i]) {
-      S c = root;
-      c.apply(classes[i].first, u);
-      done[i] = d.solve_black(c);
-      ctl.work(d.nodes() - counted);
-      counted = d.nodes();
-      save();
-      if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+  Value::Kind neutral = d.neutral_kind();
+  std::optional<S> pv_from;
+  if (root) {
+    int32_t best = -kInfScore;  // from the mover's side
+    if (branches.empty()) best = d.solve(*root);
+    for (size_t i = 0; i < branches.size(); ++i) {
+      int32_t mine = root->to_move() == Color::kBlack ? *done[i] : -*done[i];
+      best = std::max(best, mine);
     }
-    int32_t mine = root.to_move() == Color::kBlack ? *done[i] : -*done[i];
-    best = std::max(best, mine);
+    int32_t black = root->to_move() == Color::kBlack ? best : -best;
+    rep.value = score_value(black, neutral);
+    pv_from = *root;
+  } else if (!branches.empty()) {
+    // Pie: the set-up nearest to even; ties go to the first in byte order.
+    size_t pick = 0;
+    for (size_t i = 1; i < branches.size(); ++i)
+      if (std::abs(int64_t{*done[i]}) < std::abs(int64_t{*done[pick]})) pick = i;
+    rep.value = score_value(*done[pick], neutral);
+    rep.pie_setup = branches[pick].name;
+    pv_from = branches[pick].state;
   }
-  neutral = d.neutral_kind();
-  int32_t black = root.to_move() == Color::kBlack ? best : -best;
-  rep.value = score_value(black, neutral);
-  for (size_t i = 0; i < classes.size(); ++i)
+  for (size_t i = 0; i < branches.size(); ++i)
     rep.openings.push_back(
-        {root.move_name(classes[i].first), classes[i].second, score_value(*done[i], neutral), -1});
-  if (o.pv) {
-    std::vector<Move> pv = d.principal_variation(root);
-    S s = root;
+        {branches[i].name, branches[i].count, score_value(*done[i], neutral), -1});
+  if (o.pv && pv_from) {
+    std::vector<Move> pv = d.principal_variation(*pv_from);
+    S s = *pv_from;
+    typename S::Undo u;
     for (const auto& m : pv) {
       rep.pv.push_back(s.move_name(m));
       s.apply(m, u);
@@ -331,6 +356,18 @@ SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
   rep.bytes = d.table_bytes();
   rep.seconds = ctl.elapsed();
   return rep;
+}
+
+template <Game S>
+SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
+  std::vector<Branch<S>> branches;
+  typename S::Undo u;
+  for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
+    S c = root;
+    c.apply(m, u);
+    branches.push_back({root.move_name(m), count, std::move(c)});
+  }
+  return solve_branches(root, &root, branches, o, ctl);
 }
 
 }  // namespace detail
@@ -348,6 +385,35 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
   SolveReport rep = m == SolveOptions::Method::kDfs ? detail::solve_dfs(root, o, ctl)
                                                     : detail::solve_retrograde(root, o, ctl);
   rep.to_move = root.to_move();
+  ctl.clear_status();
+  return rep;
+}
+
+/// The pie table: every set-up position (name, state) solved by alpha-beta,
+/// up to symmetry (set-ups whose positions are images of each other form one
+/// class, named by its smallest name in byte order). The value is the margin
+/// of the set-up the setter should choose (smallest absolute margin).
+template <Game S>
+SolveReport solve_setups(std::vector<std::pair<std::string, S>> setups, const SolveOptions& o) {
+  if (setups.empty()) throw InputError("no set-up position to solve");
+  RunControl ctl(detail::control_config(o));
+  std::sort(setups.begin(), setups.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  Canonicalizer<S> canon(o.symmetry);
+  std::vector<detail::Branch<S>> branches;
+  std::vector<S> reps;  // canonical form of each branch
+  for (auto& [name, s] : setups) {
+    S c = canon.canonical(s);
+    auto it = std::find(reps.begin(), reps.end(), c);
+    if (it != reps.end()) {
+      ++branches[static_cast<size_t>(it - reps.begin())].count;
+      continue;
+    }
+    reps.push_back(std::move(c));
+    branches.push_back({name, 1, s});
+  }
+  SolveReport rep = detail::solve_branches<S>(setups.front().second, nullptr, branches, o, ctl);
+  rep.to_move = setups.front().second.to_move();
   ctl.clear_status();
   return rep;
 }
