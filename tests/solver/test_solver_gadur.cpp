@@ -215,7 +215,7 @@ TEST_CASE("depth-first search refuses a cyclic graph instead of answering", "[so
   CHECK_THROWS_AS(solver::solve_position(b.start(), o), solver::CycleError);
 }
 
-TEST_CASE("principal variations follow the values", "[solver][gadur]") {
+TEST_CASE("principal variations follow the values", "[solver][gadur][.slow]") {
   // Merge-only side 3 late positions: the PV must end in a win for the
   // side the value names, and each move keeps the value.
   std::mt19937 rng(11);
