@@ -37,4 +37,19 @@ std::string AnyGame::score_report() const {
   throw InputError("loom score is not available for " + game_name());
 }
 
+solver::SolveReport AnyGame::solve(const solver::SolveOptions&) const {
+  throw InputError("loom solve is not available for " + game_name());
+}
+
+solver::SolveReport AnyGame::solve_pie(const solver::SolveOptions&) const {
+  throw InputError("--pie: " + game_name() +
+                   " has no set-up pie table (fiodar only; for a 1-move pie the openings of "
+                   "loom solve are the table)");
+}
+
+solver::PropertyResult AnyGame::check_property(const std::string&,
+                                               const solver::PropertyOptions&) const {
+  throw InputError("loom verify --property is not available for " + game_name());
+}
+
 }  // namespace loom

@@ -16,6 +16,7 @@
 #include "model/common/errors.h"
 #include "model/common/game.h"
 #include "model/common/rules.h"
+#include "solver/driver.h"
 
 namespace loom {
 
@@ -43,6 +44,16 @@ class AnyGame {
   virtual void set_position(std::string_view position);
   virtual void set_dice(std::string_view dice);
   virtual std::string score_report() const;
+
+  // Exact solving (solver/driver.h). GameAdapter runs the generic solver on
+  // its typed state; the defaults reject the request.
+  virtual solver::SolveReport solve(const solver::SolveOptions& options) const;
+  /// The pie table: every set-up the game's pie rule allows, solved (Fiodar's
+  /// 2-stone set-ups). The default rejects the request.
+  virtual solver::SolveReport solve_pie(const solver::SolveOptions& options) const;
+  /// "termination" or "drawless", checked exhaustively from this position.
+  virtual solver::PropertyResult check_property(const std::string& property,
+                                                const solver::PropertyOptions& options) const;
 };
 
 namespace detail {
@@ -111,6 +122,14 @@ class GameAdapter : public AnyGame {
 
   std::string show() const override { return draw_(s_); }
   Outcome outcome() const override { return s_.outcome(); }
+
+  solver::SolveReport solve(const solver::SolveOptions& options) const override {
+    return solver::solve_position(s_, options);
+  }
+  solver::PropertyResult check_property(const std::string& property,
+                                        const solver::PropertyOptions& options) const override {
+    return solver::check_property(s_, property, options);
+  }
 
  protected:
   std::string name_;

@@ -31,6 +31,8 @@ std::vector<CommandSpec> all_commands();
 std::vector<CommandSpec> basic_commands();
 /// verify (cmd_verify.cpp).
 std::vector<CommandSpec> verify_commands();
+/// solve (cmd_solve.cpp).
+std::vector<CommandSpec> solve_commands();
 /// play (cmd_play.cpp).
 std::vector<CommandSpec> play_commands();
 /// edges (cmd_migong.cpp).

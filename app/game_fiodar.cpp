@@ -62,6 +62,25 @@ class FiodarAdapter : public GameAdapter<fiodar::State<W>> {
     const auto& s = this->state();
     return score_line(s, Color::kBlack) + score_line(s, Color::kWhite) + result_line(s);
   }
+  /// RULES.md section 2: every 2-stone set-up "BLACK WHITE" on the empty
+  /// board, Black to move, solved by alpha-beta up to symmetry.
+  solver::SolveReport solve_pie(const solver::SolveOptions& options) const override {
+    const auto& s = this->state();
+    if (s.stones(Color::kBlack).any() || s.stones(Color::kWhite).any() ||
+        s.to_move() != Color::kBlack || s.is_terminal())
+      throw InputError("--pie starts from the empty board: drop --setup and --record");
+    std::vector<std::pair<std::string, fiodar::State<W>>> setups;
+    const auto& sites = s.geo().sites();
+    for (int b : sites)
+      for (int w : sites) {
+        if (b == w) continue;
+        fiodar::State<W> t = s;
+        t.put(b, Color::kBlack);
+        t.put(w, Color::kWhite);
+        setups.emplace_back(s.geo().name(b) + " " + s.geo().name(w), std::move(t));
+      }
+    return solver::solve_setups(std::move(setups), options);
+  }
 };
 
 /// Places the pie setup "BLACK WHITE": two distinct points, Black then White.

@@ -139,4 +139,21 @@ GameInfo nardy_info() {
   return g;
 }
 
+namespace {
+[[noreturn]] void not_deterministic(const char* what) {
+  throw InputError(std::string(what) +
+                   " is not available for nardy: Long Nardy is a dice game, not a deterministic "
+                   "game (the exact solver handles fiodar, enfargar, gadur and migong)");
+}
+}  // namespace
+
+solver::SolveReport NardyGame::solve(const solver::SolveOptions&) const {
+  not_deterministic("loom solve");
+}
+
+solver::PropertyResult NardyGame::check_property(const std::string&,
+                                                 const solver::PropertyOptions&) const {
+  not_deterministic("loom verify --property");
+}
+
 }  // namespace loom

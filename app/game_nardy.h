@@ -32,6 +32,10 @@ class NardyGame : public AnyGame {
   void set_position(std::string_view position) override;
   void set_dice(std::string_view dice) override;
   std::string score_report() const override;
+  /// loom solve / verify --property: always an InputError (dice game).
+  solver::SolveReport solve(const solver::SolveOptions& options) const override;
+  solver::PropertyResult check_property(const std::string& property,
+                                        const solver::PropertyOptions& options) const override;
 
   const nardy::Position& position() const { return pos_; }
   const nardy::Options& options() const { return opt_; }

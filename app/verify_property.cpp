@@ -1,14 +1,28 @@
-// Exhaustive property checks (termination, drawless): not implemented yet
-// (issue 7). Replace this file when the solver lands.
+// loom verify --property: exhaustive invariant checks by the solver
+// (solver/graph_checks.h) over the positions reachable from the start.
+#include <unistd.h>
+
+#include <iostream>
+
 #include "app/registry.h"
+#include "app/solve_output.h"
 #include "app/verify.h"
 #include "model/common/errors.h"
 
 namespace loom {
 
-void run_property_check(const VerifyArgs& args, std::ostream&, std::ostream&) {
-  find_game(args.game);
-  throw InputError("verify --property is not yet available in this build");
+void run_property_check(const VerifyArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.property != "termination" && args.property != "drawless")
+    throw InputError("unknown property '" + detail::printable(args.property) +
+                     "' (known: termination, drawless)");
+  if (args.checkpoint)
+    throw InputError("verify --property does not use --checkpoint (runs restart from scratch)");
+  auto g = make_game(args.game, args.size, args.rules);
+  solver::PropertyOptions o;
+  o.tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
+  solver::PropertyResult r = g->check_property(args.property, o);
+  JobInfo job = job_info(args.game, args.size, args.rules, "", "", Color::kBlack);
+  print_property(job, r, args.json, out);
 }
 
 }  // namespace loom

@@ -13,4 +13,11 @@ class InputError : public std::runtime_error {
   explicit InputError(const std::string& what) : std::runtime_error(what) {}
 };
 
+/// A long run stopped on request (Ctrl-C, SIGTERM) after saving its progress.
+/// The command line prints what() and exits with status 130.
+class Interrupted : public std::runtime_error {
+ public:
+  explicit Interrupted(const std::string& what) : std::runtime_error(what) {}
+};
+
 }  // namespace loom

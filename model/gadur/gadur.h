@@ -112,6 +112,31 @@ class State {
   std::string check_invariants() const;
 
   State transformed(int k) const;
+
+  /// Compact image for solver tables and checkpoint files: both colours'
+  /// stones, the side to move in the top bit of the last word (the padded
+  /// layout never uses it). Holds no pointer; unpack (on any state of the
+  /// same game) restores the position with its hash.
+  struct Packed {
+    std::array<uint64_t, 2 * W> w{};
+    bool operator==(const Packed&) const = default;
+  };
+  Packed pack() const {
+    Packed p;
+    for (int c = 0; c < 2; ++c)
+      for (int i = 0; i < W; ++i) p.w[c * W + i] = stones_[c].w[i];
+    if (to_move_ == Color::kWhite) p.w[2 * W - 1] |= uint64_t{1} << 63;
+    return p;
+  }
+  State unpack(const Packed& p) const {
+    State s(ctx_);
+    for (int c = 0; c < 2; ++c)
+      for (int i = 0; i < W; ++i) s.stones_[c].w[i] = p.w[c * W + i];
+    s.stones_[1].w[W - 1] &= ~(uint64_t{1} << 63);
+    s.to_move_ = (p.w[2 * W - 1] >> 63) ? Color::kWhite : Color::kBlack;
+    s.hash_ = s.recompute_hash();
+    return s;
+  }
   Move map_move(int k, const Move& m) const {
     return Move{static_cast<int16_t>(geo().map_site(k, m.site))};
   }

@@ -1,0 +1,121 @@
+// loom solve: exact values (solver/), the openings up to symmetry and the
+// pie table, with a progress line on a terminal and resumable checkpoints.
+#include <unistd.h>
+
+#include <iostream>
+#include <thread>
+
+#include "app/command.h"
+#include "app/solve_output.h"
+#include "model/common/errors.h"
+
+namespace loom {
+
+namespace {
+
+struct SolveArgs {
+  bool json = false;
+  bool pie = false;
+  std::string method = "auto";
+  bool no_symmetry = false;
+  bool no_pv = false;
+  int threads = 0;
+  int64_t max_positions = 0;
+  int64_t table_mb = 512;
+  std::string checkpoint;
+  double checkpoint_interval = 60;
+  int64_t stop_after = 0;
+};
+
+int default_threads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(std::min(n, 8u));
+}
+
+/// The progress line goes to a terminal only (the real stderr, a TTY).
+std::ostream* progress_stream(std::ostream& err) {
+  return (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
+}
+
+}  // namespace
+
+std::vector<CommandSpec> solve_commands() {
+  return {{"solve", "solve a position exactly: value, every opening up to symmetry, best play",
+           [](CLI::App* cmd) {
+             auto ga = std::make_shared<GameArgs>();
+             ga->add_to(cmd);
+             auto a = std::make_shared<SolveArgs>();
+             cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
+             cmd->add_flag("--pie", a->pie,
+                           "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
+                           "table) instead of the first moves");
+             cmd->add_option("--method", a->method,
+                             "auto (default: retrograde, or dfs for scored games), retrograde "
+                             "(exhaustive, handles cycles) or dfs (alpha-beta, acyclic games)");
+             cmd->add_flag("--no-symmetry", a->no_symmetry,
+                           "do not reduce positions by the 12 board symmetries");
+             cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
+             cmd->add_option("--threads", a->threads,
+                             "worker threads for retrograde enumeration (default: cores, <= 8)");
+             cmd->add_option("--max-positions", a->max_positions,
+                             "retrograde: stop beyond this many positions and report how far it "
+                             "got (default: no limit)");
+             cmd->add_option("--table-mb", a->table_mb,
+                             "dfs: transposition table size in MB (default 512)");
+             cmd->add_option("--checkpoint", a->checkpoint,
+                             "save finished work to FILE (atomically) and resume from it");
+             cmd->add_option("--checkpoint-interval", a->checkpoint_interval,
+                             "seconds between checkpoint saves (default 60)");
+             cmd->add_option("--stop-after", a->stop_after,
+                             "testing: stop as if interrupted after N units of work")
+                 ->group("");
+             return Action([=](std::ostream& out, std::ostream& err) {
+               solver::SolveOptions o;
+               if (a->method == "auto")
+                 o.method = solver::SolveOptions::Method::kAuto;
+               else if (a->method == "retrograde")
+                 o.method = solver::SolveOptions::Method::kRetrograde;
+               else if (a->method == "dfs")
+                 o.method = solver::SolveOptions::Method::kDfs;
+               else
+                 throw InputError("--method must be auto, retrograde or dfs, got '" +
+                                  detail::printable(a->method) + "'");
+               if (a->threads < 0 || a->threads > 64) throw InputError("--threads must be 1..64");
+               if (a->max_positions < 0) throw InputError("--max-positions must be >= 0");
+               if (a->table_mb < 1 || a->table_mb > (1 << 20))
+                 throw InputError("--table-mb must be 1..1048576");
+               if (!(a->checkpoint_interval > 0))
+                 throw InputError("--checkpoint-interval must be > 0");
+               if (a->stop_after < 0) throw InputError("--stop-after must be >= 0");
+               if (ga->given("--checkpoint") && a->checkpoint.empty())
+                 throw InputError("--checkpoint needs a file name");
+               auto g = ga->build();
+               o.symmetry = !a->no_symmetry;
+               o.pv = !a->no_pv;
+               o.threads = a->threads > 0 ? a->threads : default_threads();
+               o.max_positions = static_cast<uint64_t>(a->max_positions);
+               o.table_mb = static_cast<uint64_t>(a->table_mb);
+               o.checkpoint = a->checkpoint;
+               o.checkpoint_interval = a->checkpoint_interval;
+               o.stop_after = static_cast<uint64_t>(a->stop_after);
+               o.tty = progress_stream(err);
+               std::string setup = ga->given("--setup") && ga->start.setup ? *ga->start.setup : "";
+               std::optional<int> size =
+                   ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
+               // The job's identity (checkpoints resume only the job that wrote them).
+               JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
+               o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
+                             (a->pie ? "; pie" : "");
+               if (a->pie && a->method == "retrograde")
+                 throw InputError("--pie solves by alpha-beta: drop --method retrograde");
+               solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
+               job.pie_setups = a->pie;
+               job.to_move = color_name(r.to_move);
+               job.pie_table = job.record.empty() && setup.empty() &&
+                               r.value.kind != solver::Value::Kind::kMargin;
+               print_solve(job, r, a->json, out);
+             });
+           }}};
+}
+
+}  // namespace loom

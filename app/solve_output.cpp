@@ -1,0 +1,280 @@
+#include "app/solve_output.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "app/registry.h"
+
+namespace loom {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+std::string mem_text(uint64_t bytes) {
+  char buf[32];
+  if (bytes >= (uint64_t{1} << 30))
+    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / double(uint64_t{1} << 30));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / double(1 << 20));
+  return buf;
+}
+
+std::string value_sentence(const solver::Value& v, int plies) {
+  using K = solver::Value::Kind;
+  std::string p =
+      plies >= 0 ? " (game ends in " + std::to_string(plies) + " plies with best play)" : "";
+  switch (v.kind) {
+    case K::kBlack:
+      return "black wins" + p;
+    case K::kWhite:
+      return "white wins" + p;
+    case K::kDraw:
+      return plies >= 0 ? "draw (a drawn end is forced)"
+                        : "draw: neither side can force a win; play can go on for ever";
+    case K::kStall:
+      return "stall: best play reaches an end without a winner" + p;
+    case K::kMargin:
+      return v.text() + " (Black's score minus White's)" + p;
+    case K::kUnknown:
+      break;
+  }
+  return "unknown (not solved)";
+}
+
+/// Fiodar pie: the colour the chooser takes after a set-up.
+std::string pie_colour(const solver::Value& v) {
+  auto w = v.winner();
+  return w == solver::Value::Kind::kBlack   ? "black"
+         : w == solver::Value::Kind::kWhite ? "white"
+                                            : "either";
+}
+
+}  // namespace
+
+std::string JobInfo::signature(const std::string& method) const {
+  std::string s = "loom solve; game=" + game;
+  if (size) s += "; size=" + std::to_string(*size);
+  s += "; rules=";
+  for (const auto& [k, v] : rules) s += k + "=" + v + " ";
+  s += "; setup=" + setup + "; record=" + record + "; method=" + method;
+  return s;
+}
+
+void JobInfo::to_json(nlohmann::json& j) const {
+  j["game"] = game;
+  if (size)
+    j["size"] = *size;
+  else
+    j["size"] = nullptr;
+  nlohmann::json r = nlohmann::json::object();
+  for (const auto& [k, v] : rules) r[k] = v;
+  j["rules"] = r;
+  if (!setup.empty()) j["setup"] = setup;
+  j["record"] = record;
+  j["to_move"] = to_move;
+}
+
+std::string JobInfo::headline() const {
+  std::string s = game;
+  if (size) s += " side " + std::to_string(*size);
+  std::string rs;
+  for (const auto& [k, v] : rules) rs += (rs.empty() ? "" : " ") + k + "=" + v;
+  if (!rs.empty()) s += " (" + rs + ")";
+  if (!setup.empty()) s += ", setup \"" + setup + "\"";
+  s += record.empty() ? ", from the start" : ", after \"" + record + "\"";
+  s += ", " + to_move + " to move";
+  return s;
+}
+
+JobInfo job_info(const std::string& game, std::optional<int> size,
+                 const std::vector<std::string>& rules, const std::string& setup,
+                 const std::string& record, Color to_move) {
+  const GameInfo& g = find_game(game);
+  JobInfo j;
+  j.game = g.name;
+  if (g.has_size) j.size = size.value_or(g.default_size);
+  RuleSet rs(g.rule_specs());
+  rs.set_all(rules);
+  j.rules = rs.in_force();
+  j.setup = setup;
+  for (auto t : detail::split_ws(record))
+    j.record += (j.record.empty() ? "" : " ") + std::string(t);
+  j.to_move = color_name(to_move);
+  return j;
+}
+
+nlohmann::json value_json(const solver::Value& v) {
+  if (v.kind == solver::Value::Kind::kMargin) return v.margin2 / 2.0;
+  if (v.kind == solver::Value::Kind::kUnknown) return nullptr;
+  return v.text();
+}
+
+std::string pie_decision(const solver::Value& v, Color first) {
+  auto w = v.winner();
+  if (w == solver::Value::Kind::kUnknown) return "unknown";
+  if (w == solver::Value::Kind::kDraw) return "either";
+  bool first_wins = (w == solver::Value::Kind::kBlack) == (first == Color::kBlack);
+  return first_wins ? "swap" : "keep";
+}
+
+void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, std::ostream& out) {
+  Color first = job.to_move == "white" ? Color::kWhite : Color::kBlack;
+  out << job.headline() << "\n";
+  if (!r.complete) {
+    out << "not solved: " << r.note << "\n";
+  } else {
+    if (job.pie_setups) {
+      out << "pie: the setter should place " << r.pie_setup << " (black white); the chooser then "
+          << "takes " << (r.value.winner() == solver::Value::Kind::kBlack ? "black" : "white")
+          << " and wins by " << solver::margin_text(std::abs(r.value.margin2)) << "\n";
+      out << "value: " << value_sentence(r.value, r.plies) << " after that set-up\n";
+    } else {
+      out << "value: " << value_sentence(r.value, r.plies) << "\n";
+    }
+  }
+  if (job.pie_setups && !r.openings.empty()) {
+    out << "pie set-ups (\"BLACK WHITE\", up to symmetry; x = how many set-ups it stands for; "
+           "value: Black's margin with Black to move; pie: the colour the chooser takes):\n";
+    for (const auto& o : r.openings) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-8s  pie: %s", o.move.c_str(), o.count,
+                    o.value.text().c_str(), pie_colour(o.value).c_str());
+      out << buf << "\n";
+    }
+  } else if (!r.openings.empty()) {
+    out << "openings (each first move up to symmetry; x = how many moves it stands for; value "
+           "after it"
+        << (job.pie_table ? "; pie: what the second player should do" : "") << "):\n";
+    for (const auto& o : r.openings) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-8s", o.move.c_str(), o.count,
+                    o.value.text().c_str());
+      out << buf;
+      if (o.plies >= 0) out << " (" << o.plies << " plies)";
+      if (job.pie_table) {
+        std::string d = pie_decision(o.value, first);
+        out << "  pie: "
+            << (d == "swap"     ? "swap (take the first stone's colour)"
+                : d == "keep"   ? "keep (do not swap)"
+                : d == "either" ? "either (neither colour can force a win)"
+                                : "unknown");
+      }
+      out << "\n";
+    }
+  }
+  if (!r.pv.empty())
+    out << "principal variation: " << join(r.pv)
+        << (r.pv_repeats ? "  (a position repeats: play can go on for ever)" : "") << "\n";
+  out << r.method << ": ";
+  if (r.method == "retrograde") {
+    out << solver::with_commas(r.positions) << " positions (up to " << r.symmetries
+        << " symmetries), " << solver::with_commas(r.moves) << " moves, "
+        << solver::with_commas(r.terminals) << " ends, " << r.sweeps << " sweeps";
+  } else {
+    out << solver::with_commas(r.nodes) << " nodes searched, " << solver::with_commas(r.positions)
+        << " positions stored (up to " << r.symmetries << " symmetries)";
+  }
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
+  out << ", " << mem_text(r.bytes) << ", " << secs << " s" << (r.resumed ? " (resumed)" : "")
+      << "\n";
+  if (json) {
+    nlohmann::json j;
+    job.to_json(j);
+    j["value"] = value_json(r.value);
+    j["complete"] = r.complete;
+    if (r.plies >= 0) j["plies"] = r.plies;
+    nlohmann::json ops = nlohmann::json::array();
+    for (const auto& o : r.openings) {
+      nlohmann::json e{{"move", o.move}, {"value", value_json(o.value)}, {"count", o.count}};
+      if (o.plies >= 0) e["plies"] = o.plies;
+      if (job.pie_table) e["pie"] = pie_decision(o.value, first);
+      if (job.pie_setups) e["pie"] = pie_colour(o.value);
+      ops.push_back(e);
+    }
+    j["openings"] = ops;
+    if (job.pie_setups) j["pie_setup"] = r.pie_setup;
+    j["pv"] = r.pv;
+    j["pv_repeats"] = r.pv_repeats;
+    j["nodes"] = r.nodes;
+    j["positions"] = r.positions;
+    if (r.method == "retrograde") {
+      j["moves"] = r.moves;
+      j["ends"] = r.terminals;
+      j["sweeps"] = r.sweeps;
+    }
+    j["seconds"] = r.seconds;
+    j["method"] = r.method;
+    j["symmetries"] = r.symmetries;
+    j["bytes"] = r.bytes;
+    j["resumed"] = r.resumed;
+    if (!r.note.empty()) j["note"] = r.note;
+    out << j.dump() << "\n";
+  }
+}
+
+void print_property(const JobInfo& job, const solver::PropertyResult& r, bool json,
+                    std::ostream& out) {
+  using St = solver::PropertyResult::Status;
+  std::string head = job.headline();
+  out << r.property << ": "
+      << (r.status == St::kHolds   ? "holds"
+          : r.status == St::kFails ? "FAILS"
+                                   : "not decided")
+      << " for " << head << "\n";
+  std::string size_arg = job.size ? " --size " + std::to_string(*job.size) : "";
+  std::string rule_args;
+  for (const auto& [k, v] : job.rules) rule_args += " --rule " + k + "=" + v;
+  if (r.property == "termination") {
+    if (r.status == St::kHolds)
+      out << "  every line of play ends: the reachable position graph has no cycle\n";
+    if (r.status == St::kFails) {
+      std::string pre = join(r.record), cyc = join(r.cycle);
+      out << "  play can go on for ever: after \"" << pre << "\" the moves \"" << cyc
+          << "\" return to the same position\n";
+      out << "  check: loom show " << job.game << size_arg << rule_args << " --record \"" << pre
+          << (pre.empty() ? "" : " ") << cyc << "\"  equals  --record \"" << pre << "\"\n";
+    }
+  } else {
+    if (r.status == St::kHolds) out << "  every reachable end has a winner\n";
+    if (r.status == St::kFails) {
+      std::string rec = join(r.record);
+      out << "  a shortest record reaching an end without a winner (" << r.outcome << "): \"" << rec
+          << "\"\n";
+      out << "  check: loom show " << job.game << size_arg << rule_args << " --record \"" << rec
+          << "\"\n";
+    }
+  }
+  if (r.status == St::kIncomplete) out << "  " << r.note << "\n";
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
+  out << "  " << solver::with_commas(r.positions) << " positions (up to symmetry), "
+      << solver::with_commas(r.moves) << " moves examined, " << secs << " s\n";
+  if (json) {
+    nlohmann::json j;
+    job.to_json(j);
+    j["property"] = r.property;
+    if (r.status == St::kIncomplete)
+      j["holds"] = nullptr;
+    else
+      j["holds"] = r.status == St::kHolds;
+    j["positions"] = r.positions;
+    j["moves"] = r.moves;
+    j["seconds"] = r.seconds;
+    if (r.status == St::kFails) {
+      j["record"] = join(r.record);
+      if (r.property == "termination") j["cycle"] = join(r.cycle);
+      if (!r.outcome.empty()) j["outcome"] = r.outcome;
+    }
+    if (!r.note.empty()) j["note"] = r.note;
+    out << j.dump() << "\n";
+  }
+}
+
+}  // namespace loom

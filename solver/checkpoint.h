@@ -1,0 +1,125 @@
+// Checkpoint files: a solver's finished work, written atomically (a
+// temporary file, flushed, then renamed over the old one) so that a run
+// killed at any moment leaves either the previous or the new checkpoint.
+//
+// Layout: "LOOMCKPT", format version, kind (which solver), job signature
+// (game, size, rules, record, method: a checkpoint resumes only the job that
+// wrote it), payload, then a 64-bit checksum of everything before it. Every
+// defect (short file, bad magic, checksum, lengths that overrun the file,
+// another job's signature) is an InputError naming the file: exit status 2,
+// never a crash.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/common/errors.h"
+#include "solver/core.h"
+
+namespace loom::solver {
+
+/// 64-bit checksum of a byte stream (8-byte words, the tail zero-padded,
+/// the length folded in last). Not cryptographic: it catches torn writes
+/// and accidental damage.
+class Checksum {
+ public:
+  void add(const void* p, size_t n);
+  uint64_t value() const;
+
+ private:
+  void word(uint64_t w);
+  uint64_t h_ = 0x243f6a8885a308d3ull;
+  unsigned char buf_[8] = {};
+  size_t fill_ = 0;
+  uint64_t total_ = 0;
+};
+
+class CheckpointWriter {
+ public:
+  CheckpointWriter(std::string path, std::string_view kind, std::string_view signature);
+  ~CheckpointWriter();
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+
+  void u64(uint64_t v) { bytes(&v, sizeof v); }
+  void str(std::string_view s);
+  void bytes(const void* p, size_t n);
+  template <class T>
+  void array(const ChunkedVector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    u64(v.size());
+    v.for_runs([&](const T* p, uint64_t n) { bytes(p, n * sizeof(T)); });
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    u64(v.size());
+    bytes(v.data(), v.size() * sizeof(T));
+  }
+  /// Writes the checksum, flushes to disk and renames over the target.
+  void commit();
+
+ private:
+  std::string path_, tmp_;
+  std::FILE* f_ = nullptr;
+  Checksum sum_;
+};
+
+class CheckpointReader {
+ public:
+  /// Opens and validates the whole file; throws InputError if it is not a
+  /// sound checkpoint of this kind and job.
+  CheckpointReader(std::string path, std::string_view kind, std::string_view signature);
+  ~CheckpointReader();
+  CheckpointReader(const CheckpointReader&) = delete;
+  CheckpointReader& operator=(const CheckpointReader&) = delete;
+
+  static bool exists(const std::string& path);
+
+  uint64_t u64() {
+    uint64_t v;
+    bytes(&v, sizeof v);
+    return v;
+  }
+  /// A value that must be <= max (else the file is corrupt).
+  uint64_t u64(uint64_t max, const char* what);
+  std::string str();
+  void bytes(void* p, size_t n);
+  template <class T>
+  void array(ChunkedVector<T>& v, uint64_t max_count) {
+    uint64_t n = count<T>(max_count);
+    v.clear();
+    v.resize(n);
+    uint64_t done = 0;
+    while (done < n) {
+      uint64_t run = std::min<uint64_t>(ChunkedVector<T>::kBlock, n - done);
+      bytes(&v[done], run * sizeof(T));
+      done += run;
+    }
+  }
+  template <class T>
+  void array(std::vector<T>& v, uint64_t max_count) {
+    uint64_t n = count<T>(max_count);
+    v.resize(n);
+    bytes(v.data(), n * sizeof(T));
+  }
+  /// The payload must be used up exactly.
+  void finish();
+  [[noreturn]] void corrupt(const std::string& why) const;
+
+ private:
+  template <class T>
+  uint64_t count(uint64_t max_count) {
+    uint64_t n = u64();
+    if (n > max_count || n > remaining_ / sizeof(T)) corrupt("an array length overruns the file");
+    return n;
+  }
+  std::string path_;
+  std::FILE* f_ = nullptr;
+  uint64_t remaining_ = 0;  // payload bytes left
+};
+
+}  // namespace loom::solver

@@ -1,0 +1,74 @@
+#include "solver/control.h"
+
+#include <atomic>
+#include <cstring>
+
+namespace loom::solver {
+
+namespace {
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int) {
+  g_stop = 1;
+}
+}  // namespace
+
+RunControl::RunControl(Config cfg) : cfg_(cfg) {
+  start_ = last_checkpoint_ = now();
+  last_status_ = start_ - std::chrono::seconds(1);
+  if (cfg_.catch_signals) {
+    g_stop = 0;
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+    handlers_installed_ = true;
+  }
+}
+
+RunControl::~RunControl() {
+  clear_status();
+  if (handlers_installed_) {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    g_stop = 0;
+  }
+}
+
+void RunControl::status(const std::string& line) {
+  if (!cfg_.tty) return;
+  if (seconds_since(last_status_) < 0.25) return;
+  last_status_ = now();
+  char t[32];
+  std::snprintf(t, sizeof t, "[%7.1fs] ", elapsed());
+  std::string s = t + line;
+  if (s.size() > 118) s.resize(118);
+  *cfg_.tty << "\r\x1b[K" << s << std::flush;
+  status_shown_ = true;
+}
+
+void RunControl::clear_status() {
+  if (cfg_.tty && status_shown_) *cfg_.tty << "\r\x1b[K" << std::flush;
+  status_shown_ = false;
+}
+
+bool RunControl::stop_requested() const {
+  if (handlers_installed_ && g_stop) return true;
+  return cfg_.stop_after > 0 && work_ >= cfg_.stop_after;
+}
+
+bool RunControl::checkpoint_due() const {
+  return stop_requested() || seconds_since(last_checkpoint_) >= cfg_.checkpoint_interval;
+}
+
+std::string with_commas(uint64_t n) {
+  std::string d = std::to_string(n), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
+
+}  // namespace loom::solver

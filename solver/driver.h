@@ -1,0 +1,439 @@
+// One entry point per job for the command line: solve a position (value,
+// openings up to symmetry, principal variation, counts) or check a property
+// of its reachable graph. Generic over loom::Game; app/any_game.h calls these
+// on the typed state inside GameAdapter<S>.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/common/errors.h"
+#include "model/common/game.h"
+#include "solver/checkpoint.h"
+#include "solver/control.h"
+#include "solver/dfs.h"
+#include "solver/graph_checks.h"
+#include "solver/retrograde.h"
+#include "solver/value.h"
+
+namespace loom::solver {
+
+struct SolveOptions {
+  enum class Method { kAuto, kRetrograde, kDfs };
+  Method method = Method::kAuto;
+  bool symmetry = true;
+  bool pv = true;
+  int threads = 1;
+  /// Retrograde: stop enumerating beyond this many positions (0: no limit).
+  uint64_t max_positions = 0;
+  /// Depth-first search: transposition table size.
+  uint64_t table_mb = 512;
+  /// Checkpoint file ("" = none) and the job identity written into it.
+  std::string checkpoint;
+  std::string signature;
+  double checkpoint_interval = 60;
+  /// Progress line target (a terminal), or null.
+  std::ostream* tty = nullptr;
+  /// Tests: stop as if interrupted after this many work units (0: never).
+  uint64_t stop_after = 0;
+};
+
+struct OpeningResult {
+  std::string move;  ///< representative token (smallest in byte order)
+  int count = 1;     ///< moves in its symmetry class
+  Value value;       ///< value of the position after it
+  int plies = -1;    ///< plies to the end under optimal play after it (-1: unknown/draw)
+};
+
+struct SolveReport {
+  std::string method;             ///< "retrograde" or "dfs"
+  Color to_move = Color::kBlack;  ///< side to move in the solved position
+  bool complete = false;
+  Value value;
+  int plies = -1;  ///< retrograde: plies to the end under optimal play (-1: draw/unknown)
+  std::vector<OpeningResult> openings;
+  std::vector<std::string> pv;
+  bool pv_repeats = false;  ///< the PV ends because a position repeats (a draw)
+  uint64_t nodes = 0;       ///< positions searched (dfs) / positions stored (retrograde)
+  uint64_t positions = 0;   ///< positions stored (up to symmetry)
+  uint64_t moves = 0;       ///< retrograde: stored moves between them
+  uint64_t terminals = 0;   ///< retrograde: ends among them
+  uint32_t sweeps = 0;      ///< retrograde: sweeps until the fixed point
+  int depth_complete = -1;  ///< incomplete retrograde: every line of this many plies stored
+  uint64_t bytes = 0;       ///< memory of the tables
+  int symmetries = 1;
+  double seconds = 0;
+  bool resumed = false;
+  std::string note;
+  std::string pie_setup;  ///< pie table: the set-up the setter should choose
+};
+
+struct PropertyOptions {
+  bool symmetry = true;
+  uint64_t max_positions = 0;
+  std::ostream* tty = nullptr;
+};
+
+/// The first moves of `root` grouped by the symmetries that fix `root`.
+/// Representatives are listed in byte order of their tokens.
+template <Game S>
+std::vector<std::pair<typename S::Move, int>> opening_classes(const S& root, bool symmetry) {
+  using Move = typename S::Move;
+  std::vector<Move> ms;
+  root.legal_moves(ms);
+  std::vector<int> stab{0};
+  if constexpr (SymmetricGame<S>) {
+    if (symmetry)
+      for (int k = 1; k < 12; ++k)
+        if (root.transformed(k) == root) stab.push_back(k);
+  }
+  std::vector<bool> done(ms.size(), false);
+  std::vector<std::pair<Move, int>> out;
+  for (size_t i = 0; i < ms.size(); ++i) {
+    if (done[i]) continue;
+    std::vector<size_t> orbit;
+    for (int k : stab) {
+      Move img = ms[i];
+      if constexpr (SymmetricGame<S>) img = root.map_move(k, ms[i]);
+      auto it = std::lower_bound(ms.begin(), ms.end(), img);
+      if (it == ms.end() || !(*it == img))
+        throw std::logic_error("a symmetry of the position maps a legal move to an illegal one");
+      size_t j = static_cast<size_t>(it - ms.begin());
+      if (!done[j]) {
+        done[j] = true;
+        orbit.push_back(j);
+      }
+    }
+    size_t rep = orbit[0];
+    for (size_t j : orbit)
+      if (root.move_name(ms[j]) < root.move_name(ms[rep])) rep = j;
+    out.emplace_back(ms[rep], static_cast<int>(orbit.size()));
+  }
+  std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+    return root.move_name(a.first) < root.move_name(b.first);
+  });
+  return out;
+}
+
+namespace detail {
+
+inline RunControl::Config control_config(const SolveOptions& o) {
+  RunControl::Config c;
+  c.tty = o.tty;
+  c.checkpoint_interval = o.checkpoint_interval;
+  c.stop_after = o.stop_after;
+  c.catch_signals = !o.checkpoint.empty();
+  return c;
+}
+
+/// Does a terminal position score a margin? Probes a few lines of play
+/// (first, last and middle moves), at most 2000 plies each.
+template <Game S>
+bool scores_margins(const S& root) {
+  std::vector<typename S::Move> ms;
+  typename S::Undo u;
+  for (int pick = 0; pick < 3; ++pick) {
+    S s = root;
+    for (int ply = 0; ply < 2000; ++ply) {
+      s.legal_moves(ms);
+      if (ms.empty()) {
+        if (s.outcome().margin2 != 0) return true;
+        break;
+      }
+      size_t i = pick == 0 ? 0 : pick == 1 ? ms.size() - 1 : ms.size() / 2;
+      s.apply(ms[i], u);
+    }
+  }
+  return false;
+}
+
+template <Game S>
+SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& ctl) {
+  using R = Retrograde<S>;
+  SolveReport rep;
+  rep.method = "retrograde";
+  typename R::Config cfg;
+  cfg.symmetry = o.symmetry;
+  cfg.max_positions = o.max_positions;
+  cfg.threads = o.threads;
+  R r(root, cfg);
+  rep.symmetries = r.canonicalizer().count();
+  const std::string kind = "retrograde";
+  if (!o.checkpoint.empty()) {
+    if constexpr (!R::kCheckpointable)
+      throw InputError("--checkpoint: this game's positions cannot be saved (no packed form)");
+    if (CheckpointReader::exists(o.checkpoint)) {
+      CheckpointReader rd(o.checkpoint, kind, o.signature);
+      r.load(rd);
+      rep.resumed = true;
+    }
+  }
+  auto save = [&] {
+    if (!o.checkpoint.empty()) {
+      CheckpointWriter w(o.checkpoint, kind, o.signature);
+      r.save(w);
+      w.commit();
+    }
+    ctl.checkpoint_written();
+  };
+  auto fill_counts = [&] {
+    rep.positions = rep.nodes = r.positions();
+    rep.moves = r.moves();
+    rep.terminals = r.terminals();
+    rep.sweeps = r.sweeps();
+    rep.bytes = r.bytes();
+    rep.seconds = ctl.elapsed();
+  };
+  if (!r.enumerated() && !r.enumerate(ctl, save)) {
+    fill_counts();
+    rep.depth_complete = r.depth_complete();
+    rep.note = "stopped at the position limit (" + with_commas(o.max_positions) +
+               " positions): every line of " + std::to_string(r.depth_complete()) +
+               " plies was stored, " + with_commas(r.expanded()) + " positions expanded";
+    if (!o.checkpoint.empty()) save();
+    return rep;
+  }
+  bool was_solved = r.solved();
+  r.solve(ctl, save);
+  if (!was_solved && !o.checkpoint.empty()) save();
+  fill_counts();
+  rep.complete = true;
+
+  auto plies_of = [&](const S& s) {
+    auto i = r.index_of(s);
+    if (!i || r.dist(*i) == R::kUndecided) return -1;
+    return static_cast<int>(r.dist(*i));
+  };
+  rep.value = r.value_of(root);
+  rep.plies = plies_of(root);
+  typename S::Undo u;
+  for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
+    S c = root;
+    c.apply(m, u);
+    rep.openings.push_back({root.move_name(m), count, r.value_of(c), plies_of(c)});
+  }
+  if (o.pv) {
+    // Winner: fastest win; loser: slowest loss; neutral: stay neutral.
+    S s = root;
+    std::vector<typename S::Move> ms;
+    std::vector<S> seen{s};
+    for (int ply = 0; ply < 400; ++ply) {
+      s.legal_moves(ms);
+      if (ms.empty()) break;
+      Value v = r.value_of(s);
+      std::optional<typename S::Move> pick;
+      int pick_d = 0;
+      for (const auto& m : ms) {
+        S c = s;
+        c.apply(m, u);
+        if (!(r.value_of(c) == v)) continue;
+        int d = plies_of(c);
+        bool mover_wins = v == Value::win(s.to_move());
+        if (!pick || (mover_wins ? d < pick_d : d > pick_d)) {
+          pick = m;
+          pick_d = d;
+        }
+      }
+      if (!pick) throw std::logic_error("principal variation: no move keeps the value");
+      rep.pv.push_back(s.move_name(*pick));
+      s.apply(*pick, u);
+      if (std::find(seen.begin(), seen.end(), s) != seen.end()) {
+        rep.pv_repeats = true;
+        break;
+      }
+      seen.push_back(s);
+    }
+  }
+  return rep;
+}
+
+/// One first step of a depth-first job: a first move from the root, or (pie
+/// table) a whole set-up position. `count`: how many it stands for.
+template <Game S>
+struct Branch {
+  std::string name;
+  int count = 1;
+  S state;
+};
+
+/// Solves every branch with one alpha-beta solver (shared table), saving
+/// finished branches to the checkpoint. `root` is the position the branches
+/// are first moves of, or null for a pie table (the setter chooses a set-up,
+/// the chooser a colour: the setter picks the set-up whose margin is smallest
+/// in absolute value).
+template <Game S>
+SolveReport solve_branches(const S& proto, const S* root, const std::vector<Branch<S>>& branches,
+                           const SolveOptions& o, RunControl& ctl) {
+  using Move = typename S::Move;
+  SolveReport rep;
+  rep.method = "dfs";
+  typename DfsSolver<S>::Config cfg;
+  cfg.symmetry = o.symmetry;
+  cfg.table_bytes = o.table_mb << 20;
+  DfsSolver<S> d(proto, cfg, ctl);
+  rep.symmetries = d.canonicalizer().count();
+  // Finished branches: black-side scores, and nodes spent before.
+  std::vector<std::optional<int32_t>> done(branches.size());
+  uint64_t nodes_before = 0;
+  const std::string kind = "dfs";
+  if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
+    CheckpointReader rd(o.checkpoint, kind, o.signature);
+    uint64_t n = rd.u64(1 << 20, "opening count");
+    if (n != branches.size()) rd.corrupt("opening count differs from this position's");
+    for (auto& x : done) {
+      uint64_t has = rd.u64(1, "flag");
+      uint64_t raw = rd.u64();
+      if (has) x = static_cast<int32_t>(static_cast<uint32_t>(raw));
+    }
+    nodes_before = rd.u64();
+    rd.finish();
+    rep.resumed = true;
+  }
+  auto save = [&] {
+    if (o.checkpoint.empty()) return;
+    CheckpointWriter w(o.checkpoint, kind, o.signature);
+    w.u64(branches.size());
+    for (const auto& x : done) {
+      w.u64(x.has_value());
+      w.u64(x ? static_cast<uint32_t>(*x) : 0);
+    }
+    w.u64(nodes_before + d.nodes());
+    w.commit();
+    ctl.checkpoint_written();
+  };
+  uint64_t counted = 0;  // nodes already reported to ctl
+  for (size_t i = 0; i < branches.size(); ++i) {
+    if (done[i]) continue;
+    ctl.status("solving " + std::to_string(i + 1) + " of " + std::to_string(branches.size()) +
+               ": " + branches[i].name);
+    done[i] = d.solve_black(branches[i].state);
+    ctl.work(d.nodes() - counted);
+    counted = d.nodes();
+    save();
+    if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+  }
+  Value::Kind neutral = d.neutral_kind();
+  std::optional<S> pv_from;
+  if (root) {
+    int32_t best = -kInfScore;  // from the mover's side
+    if (branches.empty()) best = d.solve(*root);
+    for (size_t i = 0; i < branches.size(); ++i) {
+      int32_t mine = root->to_move() == Color::kBlack ? *done[i] : -*done[i];
+      best = std::max(best, mine);
+    }
+    int32_t black = root->to_move() == Color::kBlack ? best : -best;
+    rep.value = score_value(black, neutral);
+    pv_from = *root;
+  } else if (!branches.empty()) {
+    // Pie: the set-up nearest to even; ties go to the first in byte order.
+    size_t pick = 0;
+    for (size_t i = 1; i < branches.size(); ++i)
+      if (std::abs(int64_t{*done[i]}) < std::abs(int64_t{*done[pick]})) pick = i;
+    rep.value = score_value(*done[pick], neutral);
+    rep.pie_setup = branches[pick].name;
+    pv_from = branches[pick].state;
+  }
+  for (size_t i = 0; i < branches.size(); ++i)
+    rep.openings.push_back(
+        {branches[i].name, branches[i].count, score_value(*done[i], neutral), -1});
+  if (o.pv && pv_from) {
+    std::vector<Move> pv = d.principal_variation(*pv_from);
+    S s = *pv_from;
+    typename S::Undo u;
+    for (const auto& m : pv) {
+      rep.pv.push_back(s.move_name(m));
+      s.apply(m, u);
+    }
+  }
+  rep.complete = true;
+  rep.nodes = nodes_before + d.nodes();
+  rep.positions = d.stored();
+  rep.bytes = d.table_bytes();
+  rep.seconds = ctl.elapsed();
+  return rep;
+}
+
+template <Game S>
+SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
+  std::vector<Branch<S>> branches;
+  typename S::Undo u;
+  for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
+    S c = root;
+    c.apply(m, u);
+    branches.push_back({root.move_name(m), count, std::move(c)});
+  }
+  return solve_branches(root, &root, branches, o, ctl);
+}
+
+}  // namespace detail
+
+/// Solves the position: its value, the value after every first move up to
+/// symmetry, a principal variation. Throws InputError for impossible
+/// requests, Interrupted after saving progress on a stop request.
+template <Game S>
+SolveReport solve_position(const S& root, const SolveOptions& o) {
+  RunControl ctl(detail::control_config(o));
+  SolveOptions::Method m = o.method;
+  if (m == SolveOptions::Method::kAuto)
+    m = detail::scores_margins(root) ? SolveOptions::Method::kDfs
+                                     : SolveOptions::Method::kRetrograde;
+  SolveReport rep = m == SolveOptions::Method::kDfs ? detail::solve_dfs(root, o, ctl)
+                                                    : detail::solve_retrograde(root, o, ctl);
+  rep.to_move = root.to_move();
+  ctl.clear_status();
+  return rep;
+}
+
+/// The pie table: every set-up position (name, state) solved by alpha-beta,
+/// up to symmetry (set-ups whose positions are images of each other form one
+/// class, named by its smallest name in byte order). The value is the margin
+/// of the set-up the setter should choose (smallest absolute margin).
+template <Game S>
+SolveReport solve_setups(std::vector<std::pair<std::string, S>> setups, const SolveOptions& o) {
+  if (setups.empty()) throw InputError("no set-up position to solve");
+  RunControl ctl(detail::control_config(o));
+  std::sort(setups.begin(), setups.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  Canonicalizer<S> canon(o.symmetry);
+  std::vector<detail::Branch<S>> branches;
+  std::vector<S> reps;  // canonical form of each branch
+  for (auto& [name, s] : setups) {
+    S c = canon.canonical(s);
+    auto it = std::find(reps.begin(), reps.end(), c);
+    if (it != reps.end()) {
+      ++branches[static_cast<size_t>(it - reps.begin())].count;
+      continue;
+    }
+    reps.push_back(std::move(c));
+    branches.push_back({name, 1, s});
+  }
+  SolveReport rep = detail::solve_branches<S>(setups.front().second, nullptr, branches, o, ctl);
+  rep.to_move = setups.front().second.to_move();
+  ctl.clear_status();
+  return rep;
+}
+
+/// Checks "termination" or "drawless" exhaustively from `root`.
+template <Game S>
+PropertyResult check_property(const S& root, const std::string& property,
+                              const PropertyOptions& o) {
+  RunControl::Config c;
+  c.tty = o.tty;
+  RunControl ctl(c);
+  PropertyResult r;
+  if (property == "termination")
+    r = check_termination(root, o.symmetry, o.max_positions, ctl);
+  else if (property == "drawless")
+    r = check_drawless(root, o.symmetry, o.max_positions, ctl);
+  else
+    throw InputError("unknown property '" + property + "' (known: termination, drawless)");
+  ctl.clear_status();
+  return r;
+}
+
+}  // namespace loom::solver

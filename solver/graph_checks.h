@@ -1,0 +1,260 @@
+// Exhaustive invariant checks over the reachable position graph (reduced by
+// the board symmetries), each returning a witness record when it fails:
+//
+// - termination: the graph has no cycle (every game ends). Depth-first
+//   search with grey/black marks; a move into a grey position closes a cycle.
+//   A cycle between symmetry classes is a real cycle: if a line leads from P
+//   to an image T(P), repeating the line mapped by T, T^2, ... returns to P
+//   itself because T has finite order. The witness is lifted that way and
+//   replayed before it is reported.
+// - drawless: no reachable end lacks a winner (Outcome kDraw / kUnresolved).
+//   Breadth-first, so the witness record is a shortest one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/common/game.h"
+#include "solver/control.h"
+#include "solver/core.h"
+
+namespace loom::solver {
+
+struct PropertyResult {
+  enum class Status { kHolds, kFails, kIncomplete };
+  std::string property;
+  Status status = Status::kIncomplete;
+  uint64_t positions = 0;  ///< positions stored (up to symmetry)
+  uint64_t moves = 0;      ///< moves examined
+  int depth = 0;           ///< drawless: plies explored completely; termination: longest line
+  double seconds = 0;
+  std::vector<std::string> record;  ///< moves from the start to the witness position
+  std::vector<std::string> cycle;   ///< termination: moves from there back to it
+  std::string outcome;              ///< drawless: the result at the witness end
+  std::string note;                 ///< why a run is incomplete
+};
+
+namespace detail {
+
+/// Moves from `from` (a real position) to positions whose canonical keys are
+/// `chain` in turn: the lift of a path in the reduced graph to real moves.
+template <Game S>
+std::vector<typename S::Move> lift_path(const S& from, const Canonicalizer<S>& canon,
+                                        const std::vector<typename KeyTraits<S>::Key>& chain) {
+  using Traits = KeyTraits<S>;
+  std::vector<typename S::Move> out, ms;
+  S x = from;
+  typename S::Undo u;
+  for (const auto& want : chain) {
+    x.legal_moves(ms);
+    bool found = false;
+    for (const auto& m : ms) {
+      S c = x;
+      c.apply(m, u);
+      if (Traits::key(canon.canonical(c)) == want) {
+        out.push_back(m);
+        x = c;
+        found = true;
+        break;
+      }
+    }
+    if (!found) throw std::logic_error("lift_path: no move reaches the next position");
+  }
+  return out;
+}
+
+template <Game S>
+std::vector<std::string> names(S s, const std::vector<typename S::Move>& ms) {
+  std::vector<std::string> out;
+  typename S::Undo u;
+  for (const auto& m : ms) {
+    out.push_back(s.move_name(m));
+    s.apply(m, u);
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// Does every line of play from `root` end? Explores up to max_positions
+/// positions (0: no limit but the table's).
+template <Game S>
+PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_positions,
+                                 RunControl& ctl) {
+  using Traits = KeyTraits<S>;
+  using Move = typename S::Move;
+  PropertyResult r;
+  r.property = "termination";
+  Canonicalizer<S> canon(symmetry);
+  PositionTable<typename Traits::Key> table;
+  ChunkedVector<uint8_t> colour;  // 1 grey (on the stack), 2 black (finished)
+  struct Frame {
+    S state;
+    std::vector<Move> moves;
+    size_t next = 0;
+    uint32_t idx = 0;
+  };
+  std::vector<Frame> stack;
+  uint64_t limit =
+      max_positions ? max_positions : PositionTable<typename Traits::Key>::kMaxPositions;
+
+  auto push = [&](const S& s, uint32_t idx) {
+    stack.push_back(Frame{s, {}, 0, idx});
+    stack.back().state.legal_moves(stack.back().moves);
+    r.depth = std::max(r.depth, static_cast<int>(stack.size()) - 1);
+  };
+  {
+    S c = canon.canonical(root);
+    table.insert(Traits::key(c), c.hash());
+    colour.push_back(1);
+    push(root, 0);
+  }
+  typename S::Undo u;
+  uint64_t steps = 0;
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.next == f.moves.size()) {
+      colour[f.idx] = 2;
+      stack.pop_back();
+      continue;
+    }
+    const Move m = f.moves[f.next++];
+    S child = f.state;
+    child.apply(m, u);
+    ++r.moves;
+    S c = canon.canonical(child);
+    auto [idx, fresh] = table.insert(Traits::key(c), c.hash());
+    if (fresh) {
+      colour.push_back(1);
+      push(child, idx);
+    } else if (colour[idx] == 1) {
+      // A cycle: from the frame holding idx, along the stack, then m.
+      size_t d = 0;
+      while (stack[d].idx != idx) ++d;
+      const S start = stack[d].state;
+      std::vector<Move> seg;
+      for (size_t i = d; i < stack.size(); ++i) seg.push_back(stack[i].moves[stack[i].next - 1]);
+      std::vector<Move> prefix;
+      for (size_t i = 0; i < d; ++i) prefix.push_back(stack[i].moves[stack[i].next - 1]);
+      // child is an image of start; repeat the segment mapped until start recurs.
+      std::vector<Move> cyc = seg;
+      S x = child;
+      if constexpr (SymmetricGame<S>) {
+        int k = -1;
+        for (int t = 0; t < 12 && k < 0; ++t)
+          if (start.transformed(t) == child) k = t;
+        if (k < 0) throw std::logic_error("termination: cycle closes on no symmetric image");
+        for (int rounds = 0; !(x == start); ++rounds) {
+          if (rounds > 12) throw std::logic_error("termination: cycle does not close");
+          for (auto& mv : seg) mv = x.map_move(k, mv);  // images under T^(rounds+1)
+          for (const auto& mv : seg) {
+            cyc.push_back(mv);
+            x.apply(mv, u);
+          }
+        }
+      }
+      if (!(x == start)) throw std::logic_error("termination: lifted cycle does not close");
+      r.status = PropertyResult::Status::kFails;
+      r.record = detail::names(root, prefix);
+      r.cycle = detail::names(start, cyc);
+      r.positions = table.size();
+      r.seconds = ctl.elapsed();
+      return r;
+    }
+    if (++steps % 4096 == 0) {
+      ctl.work(4096);
+      ctl.status("termination: " + with_commas(table.size()) + " positions, line of " +
+                 std::to_string(stack.size()) + " plies");
+      if (ctl.stop_requested()) throw Interrupted("interrupted while checking termination");
+    }
+    if (table.size() > limit) {
+      r.status = PropertyResult::Status::kIncomplete;
+      r.note = "stopped at the position limit (" + with_commas(limit) + ")";
+      r.positions = table.size();
+      r.seconds = ctl.elapsed();
+      return r;
+    }
+  }
+  r.status = PropertyResult::Status::kHolds;
+  r.positions = table.size();
+  r.seconds = ctl.elapsed();
+  return r;
+}
+
+/// Does every reachable end have a winner? Breadth-first; the witness is a
+/// shortest record reaching an end without one.
+template <Game S>
+PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positions,
+                              RunControl& ctl) {
+  using Traits = KeyTraits<S>;
+  using Key = typename Traits::Key;
+  using Move = typename S::Move;
+  PropertyResult r;
+  r.property = "drawless";
+  Canonicalizer<S> canon(symmetry);
+  PositionTable<Key> table;
+  ChunkedVector<uint32_t> parent;
+  ChunkedVector<uint16_t> depth;
+  uint64_t limit = max_positions ? max_positions : PositionTable<Key>::kMaxPositions;
+  {
+    S c = canon.canonical(root);
+    table.insert(Traits::key(c), c.hash());
+    parent.push_back(0);
+    depth.push_back(0);
+  }
+  std::vector<Move> ms;
+  typename S::Undo u;
+  for (uint64_t i = 0; i < table.size(); ++i) {
+    S s = Traits::state(root, table.key(i));
+    r.depth = depth[i];
+    s.legal_moves(ms);
+    if (ms.empty()) {
+      Outcome o = s.outcome();
+      if (o.kind != Outcome::Kind::kBlackWins && o.kind != Outcome::Kind::kWhiteWins) {
+        std::vector<Key> chain;
+        for (uint64_t j = i; j != 0; j = parent[j]) chain.push_back(table.key(j));
+        std::reverse(chain.begin(), chain.end());
+        r.status = PropertyResult::Status::kFails;
+        r.record = detail::names(root, detail::lift_path(root, canon, chain));
+        r.outcome = outcome_name(o.kind);
+        r.positions = table.size();
+        r.seconds = ctl.elapsed();
+        return r;
+      }
+      continue;
+    }
+    for (const Move& m : ms) {
+      s.apply(m, u);
+      S c = canon.canonical(s);
+      s.undo(m, u);
+      ++r.moves;
+      if (table.insert(Traits::key(c), c.hash()).second) {
+        parent.push_back(static_cast<uint32_t>(i));
+        depth.push_back(static_cast<uint16_t>(std::min<int>(depth[i] + 1, 0xffff)));
+      }
+    }
+    if ((i & 4095) == 4095) {
+      ctl.work(4096);
+      ctl.status("drawless: " + with_commas(i) + " of " + with_commas(table.size()) +
+                 " positions, depth " + std::to_string(depth[i]));
+      if (ctl.stop_requested()) throw Interrupted("interrupted while checking drawless");
+    }
+    if (table.size() > limit) {
+      r.status = PropertyResult::Status::kIncomplete;
+      r.note = "stopped at the position limit (" + with_commas(limit) +
+               ") after exploring every line of " +
+               std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies";
+      r.positions = table.size();
+      r.seconds = ctl.elapsed();
+      return r;
+    }
+  }
+  r.status = PropertyResult::Status::kHolds;
+  r.positions = table.size();
+  r.seconds = ctl.elapsed();
+  return r;
+}
+
+}  // namespace loom::solver

@@ -1,0 +1,245 @@
+// `loom solve` and `loom verify --property` on the command line (in
+// process): the JSON contract of CONVENTIONS.md, checkpoints that resume,
+// and clear errors (exit 2) for bad requests and damaged checkpoint files.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/cli.h"
+
+using namespace loom;
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_loom(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+json last_json(const std::string& out) {
+  std::istringstream in(out);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return json::parse(last);
+}
+
+std::string temp_path(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / "loom_solver_tests";
+  std::filesystem::create_directories(dir);
+  auto p = dir / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove(p);
+  return p.string();
+}
+
+}  // namespace
+
+TEST_CASE("solve --json ends with the contract's JSON object", "[solver][cli]") {
+  auto r = run({"solve", "gadur", "--size", "2", "--json", "--threads", "1"});
+  REQUIRE(r.code == 0);
+  json j = last_json(r.out);
+  CHECK(j["game"] == "gadur");
+  CHECK(j["size"] == 2);
+  CHECK(j["rules"] == json{{"exception", "whole"}, {"capture", "any"}});
+  CHECK(j["value"] == "draw");
+  REQUIRE(j["openings"].size() == 2);
+  CHECK(j["openings"][0]["move"] == "a1");
+  CHECK(j["openings"][0]["value"] == "draw");
+  CHECK(j["openings"][0]["pie"] == "either");
+  CHECK(j["nodes"].get<uint64_t>() == 61);
+  CHECK(j["seconds"].is_number());
+  CHECK(j["pv"].is_array());
+  CHECK(j["complete"] == true);
+
+  auto m = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--json"});
+  REQUIRE(m.code == 0);
+  json k = last_json(m.out);
+  CHECK(k["value"] == "black");
+  CHECK(k["rules"]["capture"] == "merge-only");
+  CHECK(k["openings"][0]["value"] == "white");
+  CHECK(k["openings"][0]["pie"] == "keep");
+  CHECK(k["openings"][1]["move"] == "b2");
+  CHECK(k["openings"][1]["value"] == "black");
+  CHECK(k["openings"][1]["pie"] == "swap");
+  CHECK(m.out.find("pie: swap") != std::string::npos);
+  // Both methods agree where both apply (merge-only is acyclic).
+  auto d = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--method", "dfs",
+                "--json"});
+  REQUIRE(d.code == 0);
+  json dj = last_json(d.out);
+  CHECK(dj["value"] == "black");
+  CHECK(dj["openings"] ==
+        json::array({json{{"move", "a1"}, {"value", "white"}, {"count", 6}, {"pie", "keep"}},
+                     json{{"move", "b2"}, {"value", "black"}, {"count", 1}, {"pie", "swap"}}}));
+}
+
+TEST_CASE("solve from a record; openings up to the position's own symmetries", "[solver][cli]") {
+  // A late merge-only position (b3 was captured and replayed).
+  auto r = run({"solve", "gadur", "--size", "3", "--rule", "capture=merge-only", "--record",
+                "a3 b3 b1 c2 b2 b3 d4 c1 c3", "--json"});
+  REQUIRE(r.code == 0);
+  json j = last_json(r.out);
+  CHECK(j["record"] == "a3 b3 b1 c2 b2 b3 d4 c1 c3");
+  CHECK(j["to_move"] == "white");
+  CHECK(!j["openings"].empty());
+  CHECK(!j.contains("pie"));
+  CHECK(!j["openings"][0].contains("pie"));  // the pie table is for the empty board only
+}
+
+TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string needle;
+  };
+  std::vector<Case> cases = {
+      {{"solve", "gadur", "--size", "2", "--method", "magic"}, "--method"},
+      {{"solve", "gadur", "--size", "2", "--method", "dfs"}, "cycle"},
+      {{"solve", "gadur", "--size", "2", "--threads", "-1"}, "--threads"},
+      {{"solve", "gadur", "--size", "2", "--table-mb", "0"}, "--table-mb"},
+      {{"solve", "gadur", "--size", "2", "--record", "b2 b2"}, "move 2"},
+      {{"solve", "nosuchgame"}, "unknown game"},
+      {{"solve", "nardy"}, "dice game"},
+      {{"verify", "nardy", "--property", "termination"}, "dice game"},
+      {{"solve", "gadur", "--size", "2", "--pie"}, "--pie"},
+      {{"solve", "fiodar", "--size", "2", "--pie", "--record", "a1"}, "--pie"},
+      {{"verify", "gadur", "--size", "2", "--property", "bogus"}, "unknown property"},
+      {{"verify", "gadur", "--size", "2", "--property", "termination", "--checkpoint", "x"},
+       "checkpoint"},
+  };
+  for (const auto& c : cases) {
+    std::string joined;
+    for (const auto& a : c.args) joined += a + " ";
+    INFO(joined);
+    auto r = run(c.args);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(c.needle) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("verify --property termination and drawless", "[solver][cli]") {
+  auto t = run({"verify", "gadur", "--size", "2", "--property", "termination", "--json"});
+  REQUIRE(t.code == 0);
+  json j = last_json(t.out);
+  CHECK(j["holds"] == false);
+  CHECK(j["property"] == "termination");
+  CHECK(!j["cycle"].get<std::string>().empty());
+  // The record and cycle replay: the position after both equals the one after the record.
+  std::string rec = j["record"], cyc = j["cycle"];
+  auto a = run({"show", "gadur", "--size", "2", "--record", rec});
+  auto b = run({"show", "gadur", "--size", "2", "--record", rec + " " + cyc});
+  CHECK(a.code == 0);
+  CHECK(a.out == b.out);
+  auto m = run({"verify", "gadur", "--size", "2", "--rule", "capture=merge-only", "--property",
+                "termination", "--json"});
+  CHECK(last_json(m.out)["holds"] == true);
+  auto d = run({"verify", "gadur", "--size", "2", "--property", "drawless", "--json"});
+  CHECK(last_json(d.out)["holds"] == true);
+}
+
+TEST_CASE("checkpoints: an interrupted solve resumes and gives the same answer",
+          "[solver][cli][checkpoint]") {
+  const std::vector<std::string> job = {"solve",    "gadur",
+                                        "--size",   "3",
+                                        "--record", "a3 b3 b1 c2 b2 b3 d4 c1 c3",
+                                        "--rule",   "capture=merge-only",
+                                        "--json",   "--threads",
+                                        "1",        "--max-positions",
+                                        "0"};
+  auto plain = run(job);
+  REQUIRE(plain.code == 0);
+  json want = last_json(plain.out);
+  uint64_t positions = want["positions"];
+  auto dfs_args = job;
+  dfs_args.insert(dfs_args.end(), {"--method", "dfs"});
+  uint64_t dfs_nodes = last_json(run(dfs_args).out)["nodes"];
+  for (const std::string method : {"retrograde", "dfs"}) {
+    // Retrograde: stop while enumerating, or during the sweeps (work units
+    // are positions expanded, then sweeps). Dfs: after the first opening,
+    // or half-way (work units are nodes, counted per finished opening).
+    uint64_t late = method == "dfs" ? dfs_nodes / 2 : positions + 2;
+    for (uint64_t stop : {uint64_t{1}, late}) {
+      INFO(method << " stop after " << stop);
+      std::string file = temp_path("ckpt");
+      auto args = job;
+      args.insert(args.end(), {"--method", method, "--checkpoint", file});
+      auto first = args;
+      first.insert(first.end(), {"--stop-after", std::to_string(stop)});
+      auto r1 = run(first);
+      CHECK(r1.code == 130);
+      CHECK(r1.err.find("interrupted") != std::string::npos);
+      REQUIRE(std::filesystem::exists(file));
+      CHECK(!std::filesystem::exists(file + ".tmp"));
+      auto r2 = run(args);
+      REQUIRE(r2.code == 0);
+      json got = last_json(r2.out);
+      CHECK(got["resumed"] == true);
+      CHECK(got["value"] == want["value"]);
+      REQUIRE(got["openings"].size() == want["openings"].size());
+      for (size_t i = 0; i < got["openings"].size(); ++i) {
+        CHECK(got["openings"][i]["move"] == want["openings"][i]["move"]);
+        CHECK(got["openings"][i]["value"] == want["openings"][i]["value"]);
+      }
+      // A finished checkpoint answers again at once.
+      auto r3 = run(args);
+      CHECK(last_json(r3.out)["value"] == want["value"]);
+      std::filesystem::remove(file);
+    }
+  }
+}
+
+TEST_CASE("a damaged or foreign checkpoint is a clear error, never a crash",
+          "[solver][cli][checkpoint]") {
+  std::string file = temp_path("damaged");
+  std::vector<std::string> job = {"solve", "gadur", "--size", "2", "--checkpoint", file};
+  REQUIRE(run(job).code == 0);
+  std::string good;
+  {
+    std::ifstream in(file, std::ios::binary);
+    good.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  REQUIRE(good.size() > 64);
+  auto write = [&](const std::string& bytes) {
+    std::ofstream o(file, std::ios::binary | std::ios::trunc);
+    o << bytes;
+  };
+  struct Damage {
+    std::string name, bytes, needle;
+  };
+  std::string flipped = good;
+  flipped[flipped.size() / 2] ^= 0x10;
+  std::vector<Damage> damages = {
+      {"empty", "", "corrupt"},
+      {"truncated", good.substr(0, good.size() / 2), "corrupt"},
+      {"one byte flipped", flipped, "corrupt"},
+      {"garbage", std::string(4096, '\x7f'), "corrupt"},
+      {"a text file", "hello\n", "corrupt"},
+  };
+  for (const auto& d : damages) {
+    INFO(d.name);
+    write(d.bytes);
+    auto r = run(job);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(d.needle) != std::string::npos);
+  }
+  // Another job's checkpoint is refused by name.
+  write(good);
+  auto other =
+      run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--checkpoint", file});
+  CHECK(other.code == 2);
+  CHECK(other.err.find("another job") != std::string::npos);
+  auto dir = run({"solve", "gadur", "--size", "2", "--checkpoint",
+                  std::filesystem::temp_directory_path().string()});
+  CHECK(dir.code == 2);
+  std::filesystem::remove(file);
+}
