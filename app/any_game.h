@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "model/common/errors.h"
@@ -74,6 +75,16 @@ std::string printable(std::string_view token);
 
 /// The generic adapter for a deterministic game state S. `keep` owns whatever
 /// the state points to (its context); `draw` renders a position.
+/// The bitboard width (in 64-bit words) of a game state `T<W>`; 0 for states
+/// that are not templates on a width (Long Nardy).
+template <class S>
+struct StateWidth : std::integral_constant<int, 0> {};
+template <template <int> class T, int W>
+struct StateWidth<T<W>> : std::integral_constant<int, W> {};
+/// The widths the solver is compiled for.
+template <class S>
+inline constexpr bool kSolvableWidth = StateWidth<S>::value <= 1;
+
 template <Game S>
 class GameAdapter : public AnyGame {
  public:
@@ -124,11 +135,28 @@ class GameAdapter : public AnyGame {
   Outcome outcome() const override { return s_.outcome(); }
 
   solver::SolveReport solve(const solver::SolveOptions& options) const override {
-    return solver::solve_position(s_, options);
+    if constexpr (kSolvableWidth<S>)
+      return solver::solve_position(s_, options);
+    else
+      throw_too_large();
   }
   solver::PropertyResult check_property(const std::string& property,
                                         const solver::PropertyOptions& options) const override {
-    return solver::check_property(s_, property, options);
+    if constexpr (kSolvableWidth<S>)
+      return solver::check_property(s_, property, options);
+    else
+      throw_too_large();
+  }
+
+ protected:
+  /// Exhaustive work is out of reach beyond one-word boards (side 4, 37
+  /// points); the solver is compiled for that width only, which also keeps
+  /// the build small (it would otherwise be instantiated for every width).
+  [[noreturn]] void throw_too_large() const {
+    throw InputError(
+        "exhaustive solving and property checks take boards of at most 64 points "
+        "(side 4 and below); this " +
+        name_ + " board is larger");
   }
 
  protected:

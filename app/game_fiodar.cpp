@@ -65,6 +65,14 @@ class FiodarAdapter : public GameAdapter<fiodar::State<W>> {
   /// RULES.md section 2: every 2-stone set-up "BLACK WHITE" on the empty
   /// board, Black to move, solved by alpha-beta up to symmetry.
   solver::SolveReport solve_pie(const solver::SolveOptions& options) const override {
+    if constexpr (!kSolvableWidth<fiodar::State<W>>)
+      this->throw_too_large();
+    else
+      return solve_pie_small(options);
+  }
+
+ private:
+  solver::SolveReport solve_pie_small(const solver::SolveOptions& options) const {
     const auto& s = this->state();
     if (s.stones(Color::kBlack).any() || s.stones(Color::kWhite).any() ||
         s.to_move() != Color::kBlack || s.is_terminal())
