@@ -6,33 +6,13 @@
 
 #include <sstream>
 
-#include "app/cli.h"
+#include "tests/common/cli_run.h"
 #include "tests/gadur/naive_gadur.h"
 
 using namespace loom;
-
-namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_loom(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
-}
-
-}  // namespace
+using loom::testing::lines;
+using loom::testing::run;
+using loom::testing::Run;
 
 TEST_CASE("loom moves gadur prints the sorted legal moves", "[cli]") {
   auto r = run({"moves", "gadur", "--size", "4", "--record", "d4 c3 e5"});

@@ -3,33 +3,13 @@
 
 #include <sstream>
 
-#include "app/cli.h"
+#include "tests/common/cli_run.h"
 #include "tests/enfargar/naive_enfargar.h"
 
 using namespace loom;
-
-namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_loom(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
-}
-
-}  // namespace
+using loom::testing::lines;
+using loom::testing::run;
+using loom::testing::Run;
 
 TEST_CASE("loom moves enfargar prints the legal moves in byte order", "[enfargar][cli]") {
   auto r = run({"moves", "enfargar", "--size", "3", "--record", "c3 b2 d4"});

@@ -4,31 +4,15 @@
 
 #include <sstream>
 
-#include "app/cli.h"
+#include "tests/common/cli_run.h"
 #include "tests/fiodar/naive_fiodar.h"
 
 using namespace loom;
+using loom::testing::lines;
+using loom::testing::run;
+using loom::testing::Run;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_loom(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
-}
 
 std::vector<std::string> naive_tokens(const naive::Fiodar& ref, const naive::Fiodar::Pos& p) {
   std::vector<std::string> out;

@@ -8,23 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/cli.h"
+#include "tests/common/cli_run.h"
 
 using namespace loom;
+using loom::testing::run;
+using loom::testing::Run;
 using nlohmann::json;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_loom(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 json last_json(const std::string& out) {
   std::istringstream in(out);
