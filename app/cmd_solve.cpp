@@ -22,6 +22,7 @@ struct SolveArgs {
   int threads = 0;
   int64_t max_positions = 0;
   int64_t table_mb = 512;
+  int64_t max_nodes = 0;
   std::string checkpoint;
   double checkpoint_interval = 60;
   int64_t stop_after = 0;
@@ -61,7 +62,11 @@ std::vector<CommandSpec> solve_commands() {
                              "retrograde: stop beyond this many positions and report how far it "
                              "got (default: no limit)");
              cmd->add_option("--table-mb", a->table_mb,
-                             "dfs: transposition table size in MB (default 512)");
+                             "dfs: transposition table size in MB, keys' heap memory included "
+                             "(default 512)");
+             cmd->add_option("--max-nodes", a->max_nodes,
+                             "dfs: stop after this many nodes and report the openings solved so "
+                             "far (default: no limit)");
              cmd->add_option("--checkpoint", a->checkpoint,
                              "save finished work to FILE (atomically) and resume from it");
              cmd->add_option("--checkpoint-interval", a->checkpoint_interval,
@@ -82,6 +87,7 @@ std::vector<CommandSpec> solve_commands() {
                                   detail::printable(a->method) + "'");
                if (a->threads < 0 || a->threads > 64) throw InputError("--threads must be 1..64");
                if (a->max_positions < 0) throw InputError("--max-positions must be >= 0");
+               if (a->max_nodes < 0) throw InputError("--max-nodes must be >= 0");
                if (a->table_mb < 1 || a->table_mb > (1 << 20))
                  throw InputError("--table-mb must be 1..1048576");
                if (!(a->checkpoint_interval > 0))
@@ -95,6 +101,7 @@ std::vector<CommandSpec> solve_commands() {
                o.threads = a->threads > 0 ? a->threads : default_threads();
                o.max_positions = static_cast<uint64_t>(a->max_positions);
                o.table_mb = static_cast<uint64_t>(a->table_mb);
+               o.max_nodes = static_cast<uint64_t>(a->max_nodes);
                o.checkpoint = a->checkpoint;
                o.checkpoint_interval = a->checkpoint_interval;
                o.stop_after = static_cast<uint64_t>(a->stop_after);

@@ -127,7 +127,10 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   Color first = job.to_move == "white" ? Color::kWhite : Color::kBlack;
   out << job.headline() << "\n";
   if (!r.complete) {
-    out << "not solved: " << r.note << "\n";
+    if (r.value.known())
+      out << "value: " << value_sentence(r.value, r.plies) << " (proven, though not every "
+          << (job.pie_setups ? "set-up" : "opening") << " is solved)\n";
+    out << (r.value.known() ? "incomplete: " : "not solved: ") << r.note << "\n";
   } else {
     if (job.pie_setups) {
       out << "pie: the setter should place " << r.pie_setup << " (black white); the chooser then "

@@ -36,11 +36,22 @@ concept Packable = Game<S> && requires(const S& s, const typename S::Packed& p) 
     std::equality_comparable<typename S::Packed>;
 
 /// How a solver stores a position: Key is S::Packed for Packable games, else S.
+/// heap_bytes(k): memory a stored key owns outside its own object (a state
+/// with heap-held history reports it through S::heap_bytes(); packed keys
+/// own none). Tables count it so that a memory budget is a real bound.
 template <Game S>
 struct KeyTraits {
   using Key = S;
   static Key key(const S& s) { return s; }
   static S state(const S&, const Key& k) { return k; }
+  static uint64_t heap_bytes(const Key& k) {
+    if constexpr (requires {
+                    { k.heap_bytes() } -> std::convertible_to<uint64_t>;
+                  })
+      return k.heap_bytes();
+    else
+      return 0;
+  }
   static constexpr bool kPacked = false;
 };
 template <Packable S>
@@ -48,6 +59,7 @@ struct KeyTraits<S> {
   using Key = typename S::Packed;
   static Key key(const S& s) { return s.pack(); }
   static S state(const S& proto, const Key& k) { return proto.unpack(k); }
+  static uint64_t heap_bytes(const Key&) { return 0; }
   static constexpr bool kPacked = true;
 };
 

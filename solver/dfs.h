@@ -43,6 +43,12 @@ class CycleError : public InputError {
   using InputError::InputError;
 };
 
+/// Thrown by DfsSolver when its node budget (Config::max_nodes) is spent.
+class NodeLimit : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 inline constexpr int32_t kWinScore = 1 << 24;
 inline constexpr int32_t kInfScore = 1 << 30;
 
@@ -73,10 +79,14 @@ class DfsSolver {
 
   struct Config {
     bool symmetry = true;
-    /// Largest transposition table in bytes. The table starts small and
-    /// doubles while it is more than 3/4 full, up to this size; then the
-    /// entries with the least work below them are replaced.
+    /// Largest transposition table in bytes, counting the memory keys own
+    /// on the heap (Fiodar's superko histories). The table starts small and
+    /// doubles while it is more than 3/4 full and the doubling fits; once
+    /// the budget is spent, a new entry only replaces the entry with the
+    /// least work below it in its bucket.
     uint64_t table_bytes = uint64_t{256} << 20;
+    /// Stop with NodeLimit after this many nodes (0: no limit).
+    uint64_t max_nodes = 0;
   };
 
   DfsSolver(const S& proto, Config cfg, RunControl& ctl)
@@ -129,7 +139,8 @@ class DfsSolver {
   uint64_t nodes() const { return nodes_; }
   /// Kind of neutral end met (stall or drawn end) for score 0.
   Value::Kind neutral_kind() const { return neutral_; }
-  uint64_t table_bytes() const { return table_.size() * sizeof(Bucket); }
+  /// Memory of the table: buckets plus what stored keys own on the heap.
+  uint64_t table_bytes() const { return table_.size() * sizeof(Bucket) + heap_; }
   uint64_t stored() const { return stored_; }
   const Canonicalizer<S>& canonicalizer() const { return canon_; }
 
@@ -160,14 +171,23 @@ class DfsSolver {
     return nullptr;
   }
 
+  /// Bytes still free in the budget.
+  int64_t budget_left() const {
+    return static_cast<int64_t>(cfg_.table_bytes) -
+           static_cast<int64_t>(table_.size() * sizeof(Bucket) + heap_);
+  }
+
   void store(const Key& k, uint64_t h, int32_t lower, int32_t upper,
              const std::optional<Move>& best, uint64_t work) {
-    if (stored_ * 4 > table_.size() * kWays * 3 && table_.size() < max_buckets_) grow();
+    if (stored_ * 4 > table_.size() * kWays * 3 && table_.size() < max_buckets_ &&
+        budget_left() >= static_cast<int64_t>(table_.size() * sizeof(Bucket)))
+      grow();
     Bucket& b = table_[mix(h) % table_.size()];
     Entry* slot = nullptr;
     for (auto& e : b.e)
       if (e.key && *e.key == k) slot = &e;
-    if (!slot) {
+    const int64_t need = static_cast<int64_t>(Traits::heap_bytes(k));
+    if (!slot && (need == 0 || budget_left() >= need)) {
       for (auto& e : b.e)
         if (!e.key) {
           slot = &e;
@@ -175,12 +195,19 @@ class DfsSolver {
         }
     }
     if (!slot) {
-      slot = &b.e[0];
+      // Replace the occupied entry with the least work below it.
       for (auto& e : b.e)
-        if (e.work < slot->work) slot = &e;
+        if (e.key && (!slot || e.work < slot->work)) slot = &e;
+      if (!slot) return;  // budget spent and nothing here to replace
+      if (need - static_cast<int64_t>(Traits::heap_bytes(*slot->key)) > budget_left())
+        return;  // the larger key would overrun the budget
     }
-    if (!slot->key) ++stored_;
+    if (slot->key)
+      heap_ -= Traits::heap_bytes(*slot->key);
+    else
+      ++stored_;
     slot->key = k;
+    heap_ += Traits::heap_bytes(*slot->key);
     slot->hash = h;
     slot->lower = lower;
     slot->upper = upper;
@@ -192,6 +219,7 @@ class DfsSolver {
     std::vector<Bucket> old(std::min<uint64_t>(max_buckets_, table_.size() * 2));
     old.swap(table_);
     stored_ = 0;
+    heap_ = 0;
     for (auto& b : old)
       for (auto& e : b.e)
         if (e.key) store_entry(std::move(e));
@@ -209,10 +237,12 @@ class DfsSolver {
       for (auto& x : b.e)
         if (x.work < slot->work) slot = &x;
       if (slot->work > e.work) return;
+      heap_ -= Traits::heap_bytes(*slot->key);
     } else {
       ++stored_;
     }
     *slot = std::move(e);
+    heap_ += Traits::heap_bytes(*slot->key);
   }
 
   int32_t terminal_score(const S& s) {
@@ -228,6 +258,7 @@ class DfsSolver {
   }
 
   int32_t search(S& s, int32_t alpha, int32_t beta, int ply) {
+    if (cfg_.max_nodes != 0 && nodes_ >= cfg_.max_nodes) throw NodeLimit("node limit reached");
     ++nodes_;
     if ((nodes_ & 0xffff) == 0) {
       ctl_.status("searching: " + with_commas(nodes_) + " nodes, " + with_commas(stored_) +
@@ -363,6 +394,7 @@ class DfsSolver {
   std::vector<std::array<std::optional<Move>, 2>> killers_;
   std::vector<uint64_t> path_;
   uint64_t nodes_ = 0, stored_ = 0;
+  uint64_t heap_ = 0;  ///< heap bytes owned by stored keys
   Value::Kind neutral_ = Value::Kind::kDraw;
 };
 

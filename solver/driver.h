@@ -31,8 +31,11 @@ struct SolveOptions {
   int threads = 1;
   /// Retrograde: stop enumerating beyond this many positions (0: no limit).
   uint64_t max_positions = 0;
-  /// Depth-first search: transposition table size.
+  /// Depth-first search: transposition table size (heap-held keys included).
   uint64_t table_mb = 512;
+  /// Depth-first search: stop after this many nodes in this run and report
+  /// the openings finished so far (0: no limit).
+  uint64_t max_nodes = 0;
   /// Checkpoint file ("" = none) and the job identity written into it.
   std::string checkpoint;
   std::string signature;
@@ -275,6 +278,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   typename DfsSolver<S>::Config cfg;
   cfg.symmetry = o.symmetry;
   cfg.table_bytes = o.table_mb << 20;
+  cfg.max_nodes = o.max_nodes;
   DfsSolver<S> d(proto, cfg, ctl);
   rep.symmetries = d.canonicalizer().count();
   // Finished branches: black-side scores, and nodes spent before.
@@ -307,17 +311,47 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     ctl.checkpoint_written();
   };
   uint64_t counted = 0;  // nodes already reported to ctl
+  bool limit_hit = false;
   for (size_t i = 0; i < branches.size(); ++i) {
     if (done[i]) continue;
     ctl.status("solving " + std::to_string(i + 1) + " of " + std::to_string(branches.size()) +
                ": " + branches[i].name);
-    done[i] = d.solve_black(branches[i].state);
+    try {
+      done[i] = d.solve_black(branches[i].state);
+    } catch (const NodeLimit&) {
+      limit_hit = true;
+      break;
+    }
     ctl.work(d.nodes() - counted);
     counted = d.nodes();
     save();
     if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }
   Value::Kind neutral = d.neutral_kind();
+  if (limit_hit) {
+    // Report what is proven: the finished openings and, for a win/loss
+    // game, the root value when a finished opening already wins for the
+    // mover (no other opening can do better).
+    size_t solved = 0;
+    for (size_t i = 0; i < branches.size(); ++i) {
+      Value v = done[i] ? score_value(*done[i], neutral) : Value{};
+      if (done[i]) ++solved;
+      rep.openings.push_back({branches[i].name, branches[i].count, v, -1});
+      if (root && done[i] && v.kind != Value::Kind::kMargin && v == Value::win(root->to_move()))
+        rep.value = v;
+    }
+    rep.complete = false;
+    rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
+               " nodes in this run): " + std::to_string(solved) + " of " +
+               std::to_string(branches.size()) + (root ? " openings" : " set-ups") + " solved" +
+               (rep.value.known() ? ", and one of them proves the value" : "") +
+               (o.checkpoint.empty() ? "" : "; the checkpoint keeps them for a rerun");
+    rep.nodes = nodes_before + d.nodes();
+    rep.positions = d.stored();
+    rep.bytes = d.table_bytes();
+    rep.seconds = ctl.elapsed();
+    return rep;
+  }
   std::optional<S> pv_from;
   if (root) {
     int32_t best = -kInfScore;  // from the mover's side

@@ -132,6 +132,35 @@ class State {
   std::string check_invariants() const;
 
   State transformed(int k) const;
+
+  /// Compact image for solver tables and checkpoint files: both colours'
+  /// stones, then one word with the side to move (bit 0), the passes (bits
+  /// 1-2) and the annihilation flag (bit 3). Holds no pointer; unpack (on
+  /// any state of the same game) restores the position, its hash and the
+  /// all_alive() cache.
+  struct Packed {
+    std::array<uint64_t, 2 * W + 1> w{};
+    bool operator==(const Packed&) const = default;
+  };
+  Packed pack() const {
+    Packed p;
+    for (int c = 0; c < 2; ++c)
+      for (int i = 0; i < W; ++i) p.w[c * W + i] = stones_[c].w[i];
+    p.w[2 * W] = (to_move_ == Color::kWhite ? 1u : 0u) | (uint64_t{passes_} << 1) |
+                 (wiped_ ? uint64_t{8} : 0);
+    return p;
+  }
+  State unpack(const Packed& p) const {
+    State s(ctx_);
+    for (int c = 0; c < 2; ++c)
+      for (int i = 0; i < W; ++i) s.stones_[c].w[i] = p.w[c * W + i];
+    s.to_move_ = (p.w[2 * W] & 1) ? Color::kWhite : Color::kBlack;
+    s.passes_ = static_cast<uint8_t>((p.w[2 * W] >> 1) & 3);
+    s.wiped_ = (p.w[2 * W] & 8) != 0;
+    s.alive_ = s.compute_alive();
+    s.hash_ = s.recompute_hash();
+    return s;
+  }
   Move map_move(int k, const Move& m) const {
     return m.is_pass() ? m : Move{static_cast<int16_t>(geo().map_site(k, m.site))};
   }

@@ -177,6 +177,11 @@ class State {
 
   /// Covers everything operator== compares (histories as sets, order-free).
   uint64_t hash() const;
+  /// Memory the state owns on the heap (its superko histories); solver
+  /// tables count it against their budget.
+  uint64_t heap_bytes() const {
+    return (history_[0].capacity() + history_[1].capacity()) * sizeof(HistoryEntry<W>);
+  }
   uint64_t recompute_hash() const;
   bool is_terminal() const { return passes_ >= 2; }
   /// Scores as they stand: territory and prisoners now; the half point only

@@ -200,6 +200,27 @@ TEST_CASE("enfargar: every stall along random games has a full interior", "[enfa
   });
 }
 
+TEST_CASE("enfargar: pack and unpack restore every position along random games",
+          "[enfargar][pack]") {
+  // The solver stores and checkpoints packed positions (solver/core.h).
+  rc::prop("unpack(pack(s)) == s", [] {
+    const int side = *rc::gen::element(2, 3, 4);
+    Board b(side, enfargar::Options{.touch = *rc::gen::arbitrary<bool>(), .more_stones = false});
+    State s = b.start();
+    std::vector<State::Move> ms;
+    State::Undo u;
+    for (;;) {
+      State back = b.start().unpack(s.pack());
+      RC_ASSERT(back == s);
+      RC_ASSERT(back.hash() == s.hash());
+      RC_ASSERT(back.all_alive() == s.all_alive());
+      if (s.is_terminal()) break;
+      s.legal_moves(ms);
+      s.apply(ms[*rc::gen::inRange<size_t>(0, ms.size())], u);
+    }
+  });
+}
+
 TEST_CASE("enfargar side 3: no stall has fewer than 16 stones", "[enfargar][stall][.slow]") {
   // Every position with a full interior (7 points) and any edge points: keep
   // those where every stone has a lifeline (true of every reachable position)

@@ -145,7 +145,8 @@ template <class S>
 struct Dfs {
   solver::RunControl ctl;
   solver::DfsSolver<S> d;
-  explicit Dfs(const S& root) : d(root, {true, uint64_t{16} << 20}, ctl) {}
+  explicit Dfs(const S& root, uint64_t table_bytes = uint64_t{16} << 20)
+      : d(root, {true, table_bytes}, ctl) {}
   solver::Value operator()(const S& s) {
     return solver::score_value(d.solve_black(s), solver::Value::Kind::kStall);
   }
@@ -215,19 +216,21 @@ namespace {
 /// game (its superko history is a plain list of boards) against alpha-beta
 /// with table and symmetry, at the set-up and after every first move.
 /// Returns the naive value (Black's margin in half points).
-int fiodar_setup_check(const char* black, const char* white, uint64_t min_nodes) {
+int fiodar_setup_check(const char* black, const char* white, uint64_t min_nodes,
+                       uint64_t table_bytes = uint64_t{16} << 20, uint64_t* table_used = nullptr) {
   NaiveFiodar ng{naive::Fiodar(2, {})};
   testing::FiodarBoard<1> b(2);
   auto p = ng.g.start_with(*ng.g.point(black), *ng.g.point(white));
   auto s = b.start();
   s.put(b.site(black), Color::kBlack);
   s.put(b.site(white), Color::kWhite);
-  Dfs<fiodar::State<1>> d(s);
+  Dfs<fiodar::State<1>> d(s, table_bytes);
   uint64_t nodes = 0, checked = 0;
   auto solved = [&](const fiodar::State<1>& x) { return d(x); };
   INFO("set-up " << black << " " << white);
   int v = minimax_check(ng, p, s, 1, solved, nodes, checked);
   CHECK(nodes >= min_nodes);
+  if (table_used) *table_used = d.d.table_bytes();
   return v;
 }
 }  // namespace
@@ -236,6 +239,21 @@ TEST_CASE("fiodar side 2: alpha-beta = plain minimax from pie set-ups", "[solver
   // Two of the five set-up classes; each naive tree has 18,993 positions.
   fiodar_setup_check("a1", "a2", 18000);
   fiodar_setup_check("a1", "c3", 18000);
+}
+
+TEST_CASE("fiodar side 2: the table budget bounds memory, superko histories included",
+          "[solver][fiodar]") {
+  // Table memory counts the histories the stored states own on the heap, so
+  // a small budget is a real bound; the values stay exact (plain minimax).
+  const uint64_t budget = 96 << 10;
+  uint64_t free_run = 0, capped = 0;
+  int v_free = fiodar_setup_check("a1", "b3", 18000, uint64_t{16} << 20, &free_run);
+  int v_capped = fiodar_setup_check("a1", "b3", 18000, budget, &capped);
+  CHECK(v_free == v_capped);
+  INFO("uncapped table " << free_run << " bytes, capped " << capped);
+  CHECK(free_run > budget);  // the budget binds here
+  CHECK(capped <= budget);
+  CHECK(capped > budget / 2);
 }
 
 TEST_CASE("fiodar side 2: the whole pie table and the empty board, plain minimax = solver",

@@ -1,0 +1,167 @@
+// Checkpoints against real signals: the `loom` binary (LOOM_BIN) is started
+// as a child process, killed with SIGKILL (no handler runs: only the last
+// periodic checkpoint survives) and later stopped with SIGTERM (the handler
+// saves and exits 130); a third run must resume and give exactly the answer
+// of an uninterrupted run.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/common/cli_run.h"
+
+extern char** environ;
+
+namespace {
+
+using nlohmann::json;
+
+json last_json_of(const std::string& out) {
+  std::istringstream in(out);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return json::parse(last);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// A child `loom` process with stdout and stderr sent to files.
+struct Child {
+  pid_t pid = -1;
+  std::string out_file, err_file;
+
+  Child(const std::vector<std::string>& args, const std::string& stem)
+      : out_file(stem + ".out"), err_file(stem + ".err") {
+    std::vector<std::string> all{LOOM_BIN};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int rc = posix_spawn(&pid, LOOM_BIN, &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    REQUIRE(rc == 0);
+  }
+  /// Waits for the child; returns its wait status.
+  int wait() {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    pid = -1;
+    return status;
+  }
+  bool running() {
+    int status = 0;
+    return ::waitpid(pid, &status, WNOHANG) == 0;
+  }
+  ~Child() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+    }
+  }
+};
+
+/// Inode of a file (a checkpoint is replaced by rename: each save is a new
+/// inode), or 0 when it does not exist.
+ino_t inode_of(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+/// Polls until the checkpoint is a file other than `old` (a save happened).
+/// Returns false if the child ended or 120 s passed first.
+bool wait_for_new_checkpoint(Child& c, const std::string& file, ino_t old) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    ino_t now = inode_of(file);
+    if (now != 0 && now != old) return true;
+    if (!c.running()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("checkpoints survive a real SIGKILL and SIGTERM of the loom binary",
+          "[solver][cli][checkpoint]") {
+  // Enfargar side 3 after five stones: about 400,000 positions by retrograde
+  // analysis (1.5 s in Release), checkpointed every 0.25 s.
+  const std::vector<std::string> job = {"solve",          "enfargar", "--size",    "3", "--record",
+                                        "a1 b2 c3 d4 e5", "--json",   "--threads", "1", "--no-pv"};
+  auto plain = loom::testing::run(job);
+  REQUIRE(plain.code == 0);
+  json want = last_json_of(plain.out);
+
+  auto dir = std::filesystem::temp_directory_path() / "loom_solver_tests";
+  std::filesystem::create_directories(dir);
+  const std::string stem = (dir / ("kill_" + std::to_string(::getpid()))).string();
+  const std::string file = stem + ".ckpt";
+  std::filesystem::remove(file);
+  auto args = job;
+  args.insert(args.end(), {"--checkpoint", file, "--checkpoint-interval", "0.25"});
+
+  // 1. SIGKILL right after the first periodic save.
+  {
+    Child c(args, stem + "_1");
+    REQUIRE(wait_for_new_checkpoint(c, file, 0));
+    ::kill(c.pid, SIGKILL);
+    int st = c.wait();
+    REQUIRE(WIFSIGNALED(st));
+    CHECK(WTERMSIG(st) == SIGKILL);
+  }
+  REQUIRE(std::filesystem::exists(file));
+  // 2. Resume, then SIGTERM after the next save: the handler saves and the
+  //    run ends with status 130 and a one-line message.
+  {
+    ino_t before = inode_of(file);
+    Child c(args, stem + "_2");
+    REQUIRE(wait_for_new_checkpoint(c, file, before));
+    ::kill(c.pid, SIGTERM);
+    int st = c.wait();
+    REQUIRE(WIFEXITED(st));
+    CHECK(WEXITSTATUS(st) == 130);
+    CHECK(slurp(c.err_file).find("interrupted") != std::string::npos);
+  }
+  // 3. Resume to the end: the same answer as the uninterrupted run.
+  {
+    Child c(args, stem + "_3");
+    int st = c.wait();
+    REQUIRE(WIFEXITED(st));
+    REQUIRE(WEXITSTATUS(st) == 0);
+    json got = last_json_of(slurp(c.out_file));
+    CHECK(got["resumed"] == true);
+    CHECK(got["value"] == want["value"]);
+    CHECK(got["positions"] == want["positions"]);
+    CHECK(got["moves"] == want["moves"]);
+    CHECK(got["sweeps"] == want["sweeps"]);
+    CHECK(got["openings"] == want["openings"]);
+  }
+  for (const char* s : {"_1", "_2", "_3"}) {
+    std::filesystem::remove(stem + s + ".out");
+    std::filesystem::remove(stem + s + ".err");
+  }
+  std::filesystem::remove(file);
+  std::filesystem::remove(file + ".tmp");
+}
