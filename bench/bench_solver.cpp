@@ -1,13 +1,18 @@
 // Exact-solver throughput: positions solved per second and bytes per stored
-// position, for retrograde analysis (Gadur as written: cycles, draws) and
-// alpha-beta with a transposition table (Gadur capture=merge-only).
+// position, for retrograde analysis (Gadur as written: cycles, draws;
+// Enfargar: packed positions, stalls) and alpha-beta with a transposition
+// table (Gadur capture=merge-only; Fiodar, whose table keys carry the superko
+// histories on the heap).
 //   bench_solver [full]   ("full": also Gadur side 3 from the empty board,
 //                          about 3 CPU-minutes and 2 GB)
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "bench/bench_util.h"
+#include "model/enfargar/enfargar.h"
+#include "model/fiodar/fiodar.h"
 #include "model/gadur/gadur.h"
 #include "solver/dfs.h"
 #include "solver/retrograde.h"
@@ -17,9 +22,11 @@ using State = gadur::State<1>;
 
 namespace {
 
-State after(const gadur::Context<1>& ctx, const std::string& record) {
-  State s(&ctx);
-  State::Undo u;
+template <class Ctx>
+auto after(const Ctx& ctx, const std::string& record) {
+  using S = std::remove_cvref_t<decltype(*ctx.sample)>;
+  S s(&ctx.ctx);
+  typename S::Undo u;
   size_t i = 0;
   while (i < record.size()) {
     size_t j = record.find(' ', i);
@@ -32,14 +39,26 @@ State after(const gadur::Context<1>& ctx, const std::string& record) {
   return s;
 }
 
-void retrograde(const char* what, int side, gadur::Options opt, const std::string& record,
-                int threads) {
-  gadur::Context<1> ctx(side, opt);
-  State root = after(ctx, record);
+/// A game context and (as a type tag) its state type.
+template <class C, class S>
+struct Ctx {
+  C ctx;
+  const S* sample = nullptr;
+  template <class O>
+  Ctx(int side, O opt) : ctx(side, opt) {}
+};
+using GadurCtx = Ctx<gadur::Context<1>, State>;
+using EnfargarCtx = Ctx<enfargar::Context<1>, enfargar::State<1>>;
+using FiodarCtx = Ctx<fiodar::Context<1>, fiodar::State<1>>;
+
+template <class C>
+void retrograde(const char* what, const C& ctx, const std::string& record, int threads) {
+  auto root = after(ctx, record);
+  using S = decltype(root);
   solver::RunControl ctl;
-  solver::Retrograde<State>::Config cfg;
+  typename solver::Retrograde<S>::Config cfg;
   cfg.threads = threads;
-  solver::Retrograde<State> r(root, cfg);
+  solver::Retrograde<S> r(root, cfg);
   auto [ok, s1] = bench::timed([&] { return r.enumerate(ctl, [] {}); });
   auto [unused, s2] = bench::timed([&] {
     r.solve(ctl, [] {});
@@ -58,17 +77,30 @@ void retrograde(const char* what, int side, gadur::Options opt, const std::strin
   std::fflush(stdout);
 }
 
-void dfs(const char* what, int side, gadur::Options opt, const std::string& record) {
-  gadur::Context<1> ctx(side, opt);
-  State root = after(ctx, record);
+/// Alpha-beta from the position after `record`; max_nodes > 0 stops the
+/// search there (throughput and table figures of an unfinished search).
+template <class C>
+void dfs(const char* what, const C& ctx, const std::string& record, uint64_t max_nodes = 0) {
+  auto root = after(ctx, record);
+  using S = decltype(root);
   solver::RunControl ctl;
-  solver::DfsSolver<State> d(root, {}, ctl);
-  auto [score, s] = bench::timed([&] { return d.solve_black(root); });
+  typename solver::DfsSolver<S>::Config cfg;
+  cfg.max_nodes = max_nodes;
+  solver::DfsSolver<S> d(root, cfg, ctl);
+  std::string value = "unfinished";
+  auto [unused, s] = bench::timed([&] {
+    try {
+      int32_t score = d.solve_black(root);  // before neutral_kind(): it records stalls
+      value = solver::score_value(score, d.neutral_kind()).text();
+    } catch (const solver::NodeLimit&) {
+    }
+    return 0;
+  });
+  (void)unused;
   bench::report(std::string(what) + ": nodes", d.nodes(), s, "nodes");
   std::printf("%-44s %14.1f bytes per stored position (%llu stored, value %s)\n",
               (std::string(what) + ": memory").c_str(), double(d.table_bytes()) / d.stored(),
-              static_cast<unsigned long long>(d.stored()),
-              solver::score_value(score, d.neutral_kind()).text().c_str());
+              static_cast<unsigned long long>(d.stored()), value.c_str());
   std::fflush(stdout);
 }
 
@@ -76,11 +108,17 @@ void dfs(const char* what, int side, gadur::Options opt, const std::string& reco
 
 int main(int argc, char** argv) {
   bool full = argc > 1 && std::strcmp(argv[1], "full") == 0;
-  const gadur::Options as_written{}, merge_only{false, true};
-  retrograde("gadur s3 after 'c3 a1 b2' retrograde", 3, as_written, "c3 a1 b2", 1);
-  retrograde("gadur s3 after 'c3 a1 b2' retrograde", 3, as_written, "c3 a1 b2", 2);
-  retrograde("gadur s3 m-o after 'c3 a1' retrograde", 3, merge_only, "c3 a1", 1);
-  dfs("gadur s3 m-o after 'c3 a1' alpha-beta", 3, merge_only, "c3 a1");
-  if (full) retrograde("gadur s3 from the start, retrograde", 3, as_written, "", 2);
+  const GadurCtx as_written(3, gadur::Options{}), merge_only(3, gadur::Options{false, true});
+  retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 1);
+  retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 2);
+  retrograde("gadur s3 m-o after 'c3 a1' retrograde", merge_only, "c3 a1", 1);
+  dfs("gadur s3 m-o after 'c3 a1' alpha-beta", merge_only, "c3 a1");
+  const EnfargarCtx enf3(3, enfargar::Options{});
+  retrograde("enfargar s3 after 'a1 b2 c3 d4' retrograde", enf3, "a1 b2 c3 d4", 1);
+  dfs("enfargar s3 after 'a1 b2 c3 d4' alpha-beta", enf3, "a1 b2 c3 d4");
+  const FiodarCtx fio2(2, fiodar::Options{}), fio3(3, fiodar::Options{});
+  dfs("fiodar s2 from the start, alpha-beta", fio2, "");
+  dfs("fiodar s3 from the start, 2M nodes", fio3, "", 2'000'000);
+  if (full) retrograde("gadur s3 from the start, retrograde", as_written, "", 2);
   return 0;
 }

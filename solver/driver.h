@@ -284,7 +284,11 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   // Finished branches: black-side scores, and nodes spent before.
   std::vector<std::optional<int32_t>> done(branches.size());
   uint64_t nodes_before = 0;
-  const std::string kind = "dfs";
+  // Whether a score of 0 meant a stall in work loaded from the checkpoint
+  // (the solver only knows what it met in this run).
+  bool stall_loaded = false;
+  // "dfs2": the format with the stall flag (older files are refused clearly).
+  const std::string kind = "dfs2";
   if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
     CheckpointReader rd(o.checkpoint, kind, o.signature);
     uint64_t n = rd.u64(1 << 20, "opening count");
@@ -295,6 +299,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       if (has) x = static_cast<int32_t>(static_cast<uint32_t>(raw));
     }
     nodes_before = rd.u64();
+    stall_loaded = rd.u64(1, "stall flag") != 0;
     rd.finish();
     rep.resumed = true;
   }
@@ -307,6 +312,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       w.u64(x ? static_cast<uint32_t>(*x) : 0);
     }
     w.u64(nodes_before + d.nodes());
+    w.u64(stall_loaded || d.neutral_kind() == Value::Kind::kStall);
     w.commit();
     ctl.checkpoint_written();
   };
@@ -327,7 +333,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     save();
     if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }
-  Value::Kind neutral = d.neutral_kind();
+  Value::Kind neutral = stall_loaded ? Value::Kind::kStall : d.neutral_kind();
   if (limit_hit) {
     // Report what is proven: the finished openings and, for a win/loss
     // game, the root value when a finished opening already wins for the

@@ -189,6 +189,25 @@ TEST_CASE("checkpoints: an interrupted solve resumes and gives the same answer",
   }
 }
 
+TEST_CASE("a resumed alpha-beta job still names a stall a stall", "[solver][cli][checkpoint]") {
+  // The finished openings come from the checkpoint, not from this run's
+  // search: the kind of a neutral value must come from there too.
+  std::string file = temp_path("stall");
+  const std::vector<std::string> job = {"solve",    "enfargar",       "--size",   "3",
+                                        "--record", "a1 b2 c3 d4 e5", "--method", "dfs",
+                                        "--json",   "--checkpoint",   file};
+  auto r1 = run(job);
+  REQUIRE(r1.code == 0);
+  CHECK(last_json(r1.out)["value"] == "stall");
+  auto r2 = run(job);
+  REQUIRE(r2.code == 0);
+  json again = last_json(r2.out);
+  CHECK(again["resumed"] == true);
+  CHECK(again["value"] == "stall");
+  CHECK(again["openings"] == last_json(r1.out)["openings"]);
+  std::filesystem::remove(file);
+}
+
 TEST_CASE("a damaged or foreign checkpoint is a clear error, never a crash",
           "[solver][cli][checkpoint]") {
   std::string file = temp_path("damaged");
