@@ -118,7 +118,9 @@ std::vector<CommandSpec> solve_commands() {
                solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
                job.pie_setups = a->pie;
                job.to_move = color_name(r.to_move);
-               job.pie_table = job.record.empty() && setup.empty() &&
+               // A one-move pie table for the games whose pie rule is one
+               // move (Fiodar's is the 2-stone set-up: --pie).
+               job.pie_table = job.record.empty() && setup.empty() && ga->game != "fiodar" &&
                                r.value.kind != solver::Value::Kind::kMargin;
                print_solve(job, r, a->json, out);
              });
