@@ -106,6 +106,29 @@ class Canonicalizer {
     if (sym) *sym = 0;
     if constexpr (SymmetricGame<S>) {
       if (count_ == 1) return s;
+      if constexpr (requires {
+                      { s.transformed_hash(1) } -> std::same_as<uint64_t>;
+                    }) {
+        // Compare the images by hash without building them; build one.
+        // Equal hashes from distinct images are broken as below.
+        uint64_t best_h = s.hash();
+        int best_k = 0;
+        bool tie = false;
+        for (int k = 1; k < count_; ++k) {
+          uint64_t h = s.transformed_hash(k);
+          if (h < best_h) {
+            best_h = h;
+            best_k = k;
+            tie = false;
+          } else if (h == best_h) {
+            tie = true;
+          }
+        }
+        if (!tie) {
+          if (sym) *sym = best_k;
+          return best_k == 0 ? s : s.transformed(best_k);
+        }
+      }
       S best = s;
       uint64_t best_h = s.hash();
       for (int k = 1; k < count_; ++k) {

@@ -359,12 +359,28 @@ uint64_t mix(uint64_t x) {
 
 template <int W>
 uint64_t State<W>::hash() const {
-  uint64_t h = board_hash_;
+  return compose_hash(board_hash_, hist_sum_);
+}
+
+template <int W>
+uint64_t State<W>::transformed_hash(int k) const {
+  const auto& m = ctx_->masks;
+  Board<W> b{m.map(k, stones_[0]), m.map(k, stones_[1])};
+  std::array<uint64_t, 2> sums{};
+  for (int c = 0; c < 2; ++c)
+    for (const auto& e : history_[c])
+      sums[c] += entry_mix(board_hash_of({m.map(k, e.board[0]), m.map(k, e.board[1])}));
+  return compose_hash(board_hash_of(b), sums);
+}
+
+template <int W>
+uint64_t State<W>::compose_hash(uint64_t board_hash, const std::array<uint64_t, 2>& sums) const {
+  uint64_t h = board_hash;
   if (to_move_ == Color::kWhite) h ^= ctx_->extra(0);
   if (passes_ > 0) h ^= ctx_->extra(passes_);
   if (first_passer_ >= 0 && ctx_->opt.half_first_of_game) h ^= ctx_->extra(3 + first_passer_);
-  h ^= mix(hist_sum_[0] ^ ctx_->extra(5));
-  h ^= mix(hist_sum_[1] ^ ctx_->extra(6));
+  h ^= mix(sums[0] ^ ctx_->extra(5));
+  h ^= mix(sums[1] ^ ctx_->extra(6));
   uint64_t pr = (static_cast<uint64_t>(static_cast<uint32_t>(prisoners_[0])) << 32) |
                 static_cast<uint32_t>(prisoners_[1]);
   h ^= mix(pr ^ ctx_->extra(7));

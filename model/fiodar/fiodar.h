@@ -202,6 +202,9 @@ class State {
   std::string check_invariants() const;
 
   State transformed(int k) const;
+  /// transformed(k).hash() without building the image (no allocation): the
+  /// solver's symmetry reduction compares the 12 images by hash first.
+  uint64_t transformed_hash(int k) const;
   Move map_move(int k, const Move& m) const {
     return m.is_pass() ? m : Move{static_cast<int16_t>(geo().map_site(k, m.site))};
   }
@@ -216,6 +219,7 @@ class State {
   BB cutmask(const BB& s, const BB& e, const BB& empty) const;
   BB weaves_within(const BB& s, const BB& cut) const;
   void push_history(Color c, uint64_t h);
+  uint64_t compose_hash(uint64_t board_hash, const std::array<uint64_t, 2>& sums) const;
   uint64_t entry_mix(uint64_t h) const;
 
   const Context<W>* ctx_;

@@ -112,6 +112,20 @@ void run_game_properties(int side, fiodar::Options opt, int cap) {
       mine.push_back(s.board());
     }
   });
+  rc::prop("transformed_hash(k) is the hash of transformed(k)" + tag, [=] {
+    // The solver compares symmetric images by this hash (solver/core.h).
+    testing::FiodarBoard<W> b(side, opt);
+    auto s = b.start();
+    std::vector<typename fiodar::State<W>::Move> ms;
+    typename fiodar::State<W>::Undo u;
+    int plies = *rc::gen::inRange(0, cap);
+    for (int i = 0; i < plies; ++i) {
+      s.legal_moves(ms);
+      if (ms.empty()) break;
+      s.apply(ms[*rc::gen::inRange<size_t>(0, ms.size())], u);
+    }
+    for (int k = 0; k < 12; ++k) RC_ASSERT(s.transformed_hash(k) == s.transformed(k).hash());
+  });
   rc::prop("a finished game's scores never tie" + tag, [=] {
     testing::FiodarBoard<W> b(side, opt);
     auto s = b.start();
