@@ -346,6 +346,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       if (root && done[i] && v.kind != Value::Kind::kMargin && v == Value::win(root->to_move()))
         rep.value = v;
     }
+    save();  // the nodes spent (finished openings are saved already)
     rep.complete = false;
     rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
                " nodes in this run): " + std::to_string(solved) + " of " +

@@ -189,6 +189,62 @@ TEST_CASE("checkpoints: an interrupted solve resumes and gives the same answer",
   }
 }
 
+TEST_CASE("alpha-beta under --max-nodes reports only what is proven", "[solver][cli]") {
+  const std::vector<std::string> job = {"solve",    "gadur",
+                                        "--size",   "3",
+                                        "--record", "a3 b3 b1 c2 b2 b3 d4 c1 c3",
+                                        "--rule",   "capture=merge-only",
+                                        "--method", "dfs",
+                                        "--json",   "--no-pv"};
+  auto full = run(job);
+  REQUIRE(full.code == 0);
+  json want = last_json(full.out);
+  const uint64_t nodes = want["nodes"];
+  REQUIRE(want["openings"].size() >= 2);
+  auto limited = [&](uint64_t n, const std::string& ckpt) {
+    auto args = job;
+    args.insert(args.end(), {"--max-nodes", std::to_string(n)});
+    if (!ckpt.empty()) args.insert(args.end(), {"--checkpoint", ckpt});
+    auto r = run(args);
+    REQUIRE(r.code == 0);
+    return last_json(r.out);
+  };
+  // One node short of the whole job: every opening but the last is solved,
+  // with the values of the full run; the root value only if one of them
+  // already wins for the mover.
+  json part = limited(nodes - 1, "");
+  CHECK(part["complete"] == false);
+  CHECK(part["nodes"] == nodes - 1);
+  CHECK(part["note"].get<std::string>().find("node limit") != std::string::npos);
+  const auto& ops = part["openings"];
+  REQUIRE(ops.size() == want["openings"].size());
+  CHECK(ops.back()["value"].is_null());
+  for (size_t i = 0; i + 1 < ops.size(); ++i)
+    CHECK(ops[i]["value"] == want["openings"][i]["value"]);
+  bool proven = false;
+  for (const auto& o : ops) proven = proven || o["value"] == part["to_move"];
+  if (proven)
+    CHECK(part["value"] == want["value"]);
+  else
+    CHECK(part["value"].is_null());
+  // Nothing solved; the checkpoint then lets an unlimited rerun finish.
+  std::string file = temp_path("maxnodes");
+  json none = limited(1, file);
+  CHECK(none["complete"] == false);
+  CHECK(none["value"].is_null());
+  for (const auto& o : none["openings"]) CHECK(o["value"].is_null());
+  auto args = job;
+  args.insert(args.end(), {"--checkpoint", file});
+  auto r = run(args);
+  REQUIRE(r.code == 0);
+  json done = last_json(r.out);
+  CHECK(done["complete"] == true);
+  CHECK(done["resumed"] == true);
+  CHECK(done["value"] == want["value"]);
+  CHECK(done["openings"] == want["openings"]);
+  std::filesystem::remove(file);
+}
+
 TEST_CASE("a resumed alpha-beta job still names a stall a stall", "[solver][cli][checkpoint]") {
   // The finished openings come from the checkpoint, not from this run's
   // search: the kind of a neutral value must come from there too.
