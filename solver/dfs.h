@@ -80,10 +80,11 @@ class DfsSolver {
   struct Config {
     bool symmetry = true;
     /// Largest transposition table in bytes, counting the memory keys own
-    /// on the heap (Fiodar's superko histories). The table starts small and
-    /// doubles while it is more than 3/4 full and the doubling fits; once
-    /// the budget is spent, a new entry only replaces the entry with the
-    /// least work below it in its bucket.
+    /// on the heap (Fiodar's superko histories) and the old array while the
+    /// table grows. The table starts small and grows (at most doubling)
+    /// while it is more than 3/4 full and the new array fits beside the old
+    /// one; once the budget is spent, a new entry only replaces the entry
+    /// with the least work below it in its bucket.
     uint64_t table_bytes = uint64_t{256} << 20;
     /// Stop with NodeLimit after this many nodes (0: no limit).
     uint64_t max_nodes = 0;
@@ -179,9 +180,15 @@ class DfsSolver {
 
   void store(const Key& k, uint64_t h, int32_t lower, int32_t upper,
              const std::optional<Move>& best, uint64_t work) {
-    if (stored_ * 4 > table_.size() * kWays * 3 && table_.size() < max_buckets_ &&
-        budget_left() >= static_cast<int64_t>(table_.size() * sizeof(Bucket)))
-      grow();
+    if (stored_ * 4 > table_.size() * kWays * 3 && table_.size() < max_buckets_) {
+      // The old array lives until the new one is filled, so the new one may
+      // take only what the budget leaves beside it: peak memory stays within
+      // the budget (the table ends at about 2/3 of it).
+      const int64_t room = budget_left() / static_cast<int64_t>(sizeof(Bucket));
+      const uint64_t n = std::min<uint64_t>(
+          {max_buckets_, table_.size() * 2, static_cast<uint64_t>(std::max<int64_t>(0, room))});
+      if (n > table_.size() + table_.size() / 4) grow(n);
+    }
     Bucket& b = table_[mix(h) % table_.size()];
     Entry* slot = nullptr;
     for (auto& e : b.e)
@@ -215,8 +222,8 @@ class DfsSolver {
     slot->work = work;
   }
 
-  void grow() {
-    std::vector<Bucket> old(std::min<uint64_t>(max_buckets_, table_.size() * 2));
+  void grow(uint64_t buckets) {
+    std::vector<Bucket> old(buckets);
     old.swap(table_);
     stored_ = 0;
     heap_ = 0;
