@@ -53,11 +53,7 @@ TEST_CASE("loom show draws the board with counts and side to move", "[cli]") {
 }
 
 TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
-  struct Case {
-    std::vector<std::string> args;
-    std::string needle;
-  };
-  std::vector<Case> cases = {
+  testing::check_bad_inputs({
       {{"moves", "gadur", "--size", "3", "--record", "zz99"}, "move 1 'zz99'"},
       {{"moves", "gadur", "--record", "d4 d4"}, "move 2 'd4'"},
       {{"moves", "gadur", "--record", "d4 c3 c3"}, "move 3 'c3'"},
@@ -79,17 +75,7 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       {{"moves", "gadur", "--setup", "d4 c3"}, "--setup"},
       {{"moves", "gadur", "--edges", "/nonexistent"}, "--edges"},
       {{"moves", "gadur", "--position", "W:0"}, "--position"},
-  };
-  for (const auto& c : cases) {
-    std::string joined;
-    for (const auto& a : c.args) joined += a + " ";
-    INFO(joined);
-    auto r = run(c.args);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.find(c.needle) != std::string::npos);
-  }
+  });
 }
 
 TEST_CASE("help exits 0", "[cli]") {

@@ -65,11 +65,7 @@ TEST_CASE("loom show enfargar: the board, lifelines, side to move or result", "[
 }
 
 TEST_CASE("loom enfargar: bad input exits 2 naming the token", "[enfargar][cli]") {
-  struct Case {
-    std::vector<std::string> args;
-    std::string needle;
-  };
-  std::vector<Case> cases = {
+  testing::check_bad_inputs({
       {{"moves", "enfargar", "--size", "3", "--record", "c3 pass"}, "move 2 'pass'"},
       {{"moves", "enfargar", "--size", "3", "--record", "c3 c3"}, "move 2 'c3'"},
       {{"moves", "enfargar", "--size", "3", "--record", "f1"}, "move 1 'f1'"},
@@ -82,15 +78,5 @@ TEST_CASE("loom enfargar: bad input exits 2 naming the token", "[enfargar][cli]"
       {{"moves", "enfargar", "--size", "1"}, "size"},
       {{"moves", "enfargar", "--size", "14"}, "size"},
       {{"moves", "enfargar", "--setup", "d4 c3"}, "--setup"},
-  };
-  for (const auto& c : cases) {
-    std::string joined;
-    for (const auto& a : c.args) joined += a + " ";
-    INFO(joined);
-    auto r = run(c.args);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.find(c.needle) != std::string::npos);
-  }
+  });
 }

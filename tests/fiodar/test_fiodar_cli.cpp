@@ -117,11 +117,7 @@ TEST_CASE("loom score fiodar prints territory, prisoners and the half point", "[
 }
 
 TEST_CASE("loom fiodar rejects bad input with one line and status 2", "[fiodar][cli]") {
-  struct Case {
-    std::vector<std::string> args;
-    std::string needle;
-  };
-  std::vector<Case> cases = {
+  testing::check_bad_inputs({
       {{"moves", "fiodar", "--setup", "d4"}, "--setup"},
       {{"moves", "fiodar", "--setup", "d4 d4"}, "--setup"},
       {{"moves", "fiodar", "--setup", "d4 z9"}, "--setup"},
@@ -136,17 +132,7 @@ TEST_CASE("loom fiodar rejects bad input with one line and status 2", "[fiodar][
       {{"moves", "fiodar", "--dice", "65"}, "dice"},
       {{"moves", "fiodar", "--position", "x"}, "--position"},
       {{"moves", "fiodar", "--edges", "/nonexistent"}, "--edges"},
-  };
-  for (const auto& c : cases) {
-    std::string joined;
-    for (const auto& a : c.args) joined += a + " ";
-    INFO(joined);
-    auto r = run(c.args);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.find(c.needle) != std::string::npos);
-  }
+  });
 }
 
 TEST_CASE("loom rules fiodar lists the variants with their defaults", "[fiodar][cli]") {

@@ -187,11 +187,7 @@ TEST_CASE("migong --edges FILE loads a colouring and loom edges prints one", "[m
 TEST_CASE("bad migong input exits 2 with one line", "[migong][cli]") {
   TempFile bad("size 3\na1 W Q\n");
   TempFile wrong_size(migong::EdgeColouring::standard(2).to_text());
-  struct Case {
-    std::vector<std::string> args;
-    std::string needle;
-  };
-  std::vector<Case> cases = {
+  testing::check_bad_inputs({
       {{"moves", "migong", "--size", "3", "--record", "BBBBBB@c3"}, "move 1 'BBBBBB@c3': illegal"},
       {{"moves", "migong", "--size", "3", "--record", "BBBBYB@a1 BBBBYB@a1"}, "move 2"},
       {{"moves", "migong", "--size", "3", "--record", "BBBBBB@a1"}, "move 1 'BBBBBB@a1'"},
@@ -211,17 +207,7 @@ TEST_CASE("bad migong input exits 2 with one line", "[migong][cli]") {
       {{"edges", "gadur"}, "gadur has no edge colours"},
       {{"edges", "migong", "--size", "99"}, "size"},
       {{"edges", "migong", "--edges", bad.path}, "--edges"},
-  };
-  for (const auto& c : cases) {
-    std::string joined;
-    for (const auto& x : c.args) joined += x + " ";
-    INFO(joined);
-    auto r = run(c.args);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.find(c.needle) != std::string::npos);
-  }
+  });
 }
 
 TEST_CASE("random migong records never crash loom", "[migong][cli]") {

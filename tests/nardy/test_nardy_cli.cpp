@@ -145,11 +145,7 @@ TEST_CASE("loom play nardy plays a whole game that the naive reference accepts",
 }
 
 TEST_CASE("bad nardy input exits 2 with one line naming the problem", "[nardy][cli]") {
-  struct Case {
-    std::vector<std::string> args;
-    std::string needle;
-  };
-  std::vector<Case> cases = {
+  testing::check_bad_inputs({
       {{"moves", "nardy"}, "--dice"},
       {{"moves", "nardy", "--dice", "70"}, "dice '70'"},
       {{"moves", "nardy", "--dice", "6"}, "dice '6'"},
@@ -170,15 +166,5 @@ TEST_CASE("bad nardy input exits 2 with one line naming the problem", "[nardy][c
       {{"perft", "nardy", "--depth", "-1"}, "depth"},
       {{"play", "nardy", "--max-turns", "-1"}, "max-turns"},
       {{"play", "nardy", "--seed", "x"}, "seed"},
-  };
-  for (const auto& c : cases) {
-    std::string joined;
-    for (const auto& a : c.args) joined += a + " ";
-    INFO(joined);
-    auto r = run(c.args);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.find(c.needle) != std::string::npos);
-  }
+  });
 }

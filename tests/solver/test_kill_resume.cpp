@@ -29,14 +29,6 @@ namespace {
 
 using nlohmann::json;
 
-json last_json_of(const std::string& out) {
-  std::istringstream in(out);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return json::parse(last);
-}
-
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -112,7 +104,7 @@ TEST_CASE("checkpoints survive a real SIGKILL and SIGTERM of the loom binary",
                                         "a1 b2 c3 d4 e5", "--json",   "--threads", "1", "--no-pv"};
   auto plain = loom::testing::run(job);
   REQUIRE(plain.code == 0);
-  json want = last_json_of(plain.out);
+  json want = loom::testing::last_json(plain.out);
 
   auto dir = std::filesystem::temp_directory_path() / "loom_solver_tests";
   std::filesystem::create_directories(dir);
@@ -150,7 +142,7 @@ TEST_CASE("checkpoints survive a real SIGKILL and SIGTERM of the loom binary",
     int st = c.wait();
     REQUIRE(WIFEXITED(st));
     REQUIRE(WEXITSTATUS(st) == 0);
-    json got = last_json_of(slurp(c.out_file));
+    json got = loom::testing::last_json(slurp(c.out_file));
     CHECK(got["resumed"] == true);
     CHECK(got["value"] == want["value"]);
     CHECK(got["positions"] == want["positions"]);
