@@ -13,19 +13,16 @@ namespace loom {
 
 namespace {
 
+/// What the command line sets: the solver's options directly (bounds
+/// checked by CLI11 when parsing), plus what only the command uses.
 struct SolveArgs {
+  solver::SolveOptions o;
   bool json = false;
   bool pie = false;
   std::string method = "auto";
   bool no_symmetry = false;
   bool no_pv = false;
-  int threads = 0;
-  int64_t max_positions = 0;
-  int64_t table_mb = 512;
-  int64_t max_nodes = 0;
-  std::string checkpoint;
-  double checkpoint_interval = 60;
-  int64_t stop_after = 0;
+  int threads = 0;  ///< 0: one per core, at most 8
 };
 
 int default_threads() {
@@ -52,59 +49,47 @@ std::vector<CommandSpec> solve_commands() {
                            "table) instead of the first moves");
              cmd->add_option("--method", a->method,
                              "auto (default: retrograde, or dfs for scored games), retrograde "
-                             "(exhaustive, handles cycles) or dfs (alpha-beta, acyclic games)");
+                             "(exhaustive, handles cycles) or dfs (alpha-beta, acyclic games)")
+                 ->check(CLI::IsMember({"auto", "retrograde", "dfs"}));
              cmd->add_flag("--no-symmetry", a->no_symmetry,
                            "do not reduce positions by the 12 board symmetries");
              cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
              cmd->add_option("--threads", a->threads,
-                             "worker threads for retrograde enumeration (default: cores, <= 8)");
-             cmd->add_option("--max-positions", a->max_positions,
+                             "worker threads for retrograde enumeration (default: cores, <= 8)")
+                 ->check(CLI::Range(0, 64));
+             cmd->add_option("--max-positions", a->o.max_positions,
                              "retrograde: stop beyond this many positions and report how far it "
-                             "got (default: no limit)");
-             cmd->add_option("--table-mb", a->table_mb,
+                             "got (default: no limit)")
+                 ->check(CLI::NonNegativeNumber);
+             cmd->add_option("--table-mb", a->o.table_mb,
                              "dfs: transposition table size in MB, keys' heap memory included "
-                             "(default 512)");
-             cmd->add_option("--max-nodes", a->max_nodes,
+                             "(default 512)")
+                 ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
+             cmd->add_option("--max-nodes", a->o.max_nodes,
                              "dfs: stop after this many nodes and report the openings solved so "
-                             "far (default: no limit)");
-             cmd->add_option("--checkpoint", a->checkpoint,
+                             "far (default: no limit)")
+                 ->check(CLI::NonNegativeNumber);
+             cmd->add_option("--checkpoint", a->o.checkpoint,
                              "save finished work to FILE (atomically) and resume from it");
-             cmd->add_option("--checkpoint-interval", a->checkpoint_interval,
-                             "seconds between checkpoint saves (default 60)");
-             cmd->add_option("--stop-after", a->stop_after,
+             cmd->add_option("--checkpoint-interval", a->o.checkpoint_interval,
+                             "seconds between checkpoint saves (default 60)")
+                 ->check(CLI::PositiveNumber);
+             cmd->add_option("--stop-after", a->o.stop_after,
                              "testing: stop as if interrupted after N units of work")
+                 ->check(CLI::NonNegativeNumber)
                  ->group("");
              return Action([=](std::ostream& out, std::ostream& err) {
-               solver::SolveOptions o;
-               if (a->method == "auto")
-                 o.method = solver::SolveOptions::Method::kAuto;
-               else if (a->method == "retrograde")
-                 o.method = solver::SolveOptions::Method::kRetrograde;
-               else if (a->method == "dfs")
-                 o.method = solver::SolveOptions::Method::kDfs;
-               else
-                 throw InputError("--method must be auto, retrograde or dfs, got '" +
-                                  detail::printable(a->method) + "'");
-               if (a->threads < 0 || a->threads > 64) throw InputError("--threads must be 1..64");
-               if (a->max_positions < 0) throw InputError("--max-positions must be >= 0");
-               if (a->max_nodes < 0) throw InputError("--max-nodes must be >= 0");
-               if (a->table_mb < 1 || a->table_mb > (1 << 20))
-                 throw InputError("--table-mb must be 1..1048576");
-               if (!(a->checkpoint_interval > 0))
-                 throw InputError("--checkpoint-interval must be > 0");
-               if (a->stop_after < 0) throw InputError("--stop-after must be >= 0");
-               if (ga->given("--checkpoint") && a->checkpoint.empty())
+               using Method = solver::SolveOptions::Method;
+               solver::SolveOptions o = a->o;
+               o.method = a->method == "dfs"          ? Method::kDfs
+                          : a->method == "retrograde" ? Method::kRetrograde
+                                                      : Method::kAuto;
+               if (ga->given("--checkpoint") && o.checkpoint.empty())
                  throw InputError("--checkpoint needs a file name");
                auto g = ga->build();
                o.symmetry = !a->no_symmetry;
                o.pv = !a->no_pv;
                o.threads = a->threads > 0 ? a->threads : default_threads();
-               o.max_positions = static_cast<uint64_t>(a->max_positions);
-               o.table_mb = static_cast<uint64_t>(a->table_mb);
-               o.max_nodes = static_cast<uint64_t>(a->max_nodes);
-               o.checkpoint = a->checkpoint;
-               o.checkpoint_interval = a->checkpoint_interval;
-               o.stop_after = static_cast<uint64_t>(a->stop_after);
                o.tty = progress_stream(err);
                std::string setup = ga->given("--setup") && ga->start.setup ? *ga->start.setup : "";
                std::optional<int> size =

@@ -38,6 +38,15 @@ struct PropertyResult {
 
 namespace detail {
 
+/// Fills in how a check ended and returns the result.
+inline PropertyResult finish(PropertyResult& r, PropertyResult::Status st, uint64_t positions,
+                             const RunControl& ctl) {
+  r.status = st;
+  r.positions = positions;
+  r.seconds = ctl.elapsed();
+  return r;
+}
+
 /// Moves from `from` (a real position) to positions whose canonical keys are
 /// `chain` in turn: the lift of a path in the reduced graph to real moves.
 template <Game S>
@@ -156,12 +165,9 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
         }
       }
       if (!(x == start)) throw std::logic_error("termination: lifted cycle does not close");
-      r.status = PropertyResult::Status::kFails;
       r.record = detail::names(root, prefix);
       r.cycle = detail::names(start, cyc);
-      r.positions = table.size();
-      r.seconds = ctl.elapsed();
-      return r;
+      return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
     }
     if (++steps % 4096 == 0) {
       ctl.work(4096);
@@ -170,17 +176,11 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       if (ctl.stop_requested()) throw Interrupted("interrupted while checking termination");
     }
     if (table.size() > limit) {
-      r.status = PropertyResult::Status::kIncomplete;
       r.note = "stopped at the position limit (" + with_commas(limit) + ")";
-      r.positions = table.size();
-      r.seconds = ctl.elapsed();
-      return r;
+      return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
     }
   }
-  r.status = PropertyResult::Status::kHolds;
-  r.positions = table.size();
-  r.seconds = ctl.elapsed();
-  return r;
+  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl);
 }
 
 /// Does every reachable end have a winner? Breadth-first; the witness is a
@@ -216,12 +216,9 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
         std::vector<Key> chain;
         for (uint64_t j = i; j != 0; j = parent[j]) chain.push_back(table.key(j));
         std::reverse(chain.begin(), chain.end());
-        r.status = PropertyResult::Status::kFails;
         r.record = detail::names(root, detail::lift_path(root, canon, chain));
         r.outcome = outcome_name(o.kind);
-        r.positions = table.size();
-        r.seconds = ctl.elapsed();
-        return r;
+        return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
       }
       continue;
     }
@@ -242,19 +239,13 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
       if (ctl.stop_requested()) throw Interrupted("interrupted while checking drawless");
     }
     if (table.size() > limit) {
-      r.status = PropertyResult::Status::kIncomplete;
       r.note = "stopped at the position limit (" + with_commas(limit) +
                ") after exploring every line of " +
                std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies";
-      r.positions = table.size();
-      r.seconds = ctl.elapsed();
-      return r;
+      return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
     }
   }
-  r.status = PropertyResult::Status::kHolds;
-  r.positions = table.size();
-  r.seconds = ctl.elapsed();
-  return r;
+  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl);
 }
 
 }  // namespace loom::solver
