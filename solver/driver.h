@@ -334,30 +334,33 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }
   Value::Kind neutral = stall_loaded ? Value::Kind::kStall : d.neutral_kind();
-  if (limit_hit) {
-    // Report what is proven: the finished openings and, for a win/loss
-    // game, the root value when a finished opening already wins for the
-    // mover (no other opening can do better).
-    size_t solved = 0;
-    for (size_t i = 0; i < branches.size(); ++i) {
-      Value v = done[i] ? score_value(*done[i], neutral) : Value{};
-      if (done[i]) ++solved;
-      rep.openings.push_back({branches[i].name, branches[i].count, v, -1});
-      if (root && done[i] && v.kind != Value::Kind::kMargin && v == Value::win(root->to_move()))
-        rep.value = v;
-    }
-    save();  // the nodes spent (finished openings are saved already)
-    rep.complete = false;
-    rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
-               " nodes in this run): " + std::to_string(solved) + " of " +
-               std::to_string(branches.size()) + (root ? " openings" : " set-ups") + " solved" +
-               (rep.value.known() ? ", and one of them proves the value" : "") +
-               (o.checkpoint.empty() ? "" : "; the checkpoint keeps them for a rerun");
+  for (size_t i = 0; i < branches.size(); ++i)
+    rep.openings.push_back({branches[i].name, branches[i].count,
+                            done[i] ? score_value(*done[i], neutral) : Value{}, -1});
+  auto finish = [&](bool complete) {
+    rep.complete = complete;
     rep.nodes = nodes_before + d.nodes();
     rep.positions = d.stored();
     rep.bytes = d.table_bytes();
     rep.seconds = ctl.elapsed();
     return rep;
+  };
+  if (limit_hit) {
+    // Report what is proven: the finished openings and, for a win/loss
+    // game, the root value when a finished opening already wins for the
+    // mover (no other opening can do better).
+    size_t solved = 0;
+    for (const auto& op : rep.openings) {
+      if (op.value.known()) ++solved;
+      if (root && op.value == Value::win(root->to_move())) rep.value = op.value;
+    }
+    save();  // the nodes spent (finished openings are saved already)
+    rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
+               " nodes in this run): " + std::to_string(solved) + " of " +
+               std::to_string(branches.size()) + (root ? " openings" : " set-ups") + " solved" +
+               (rep.value.known() ? ", and one of them proves the value" : "") +
+               (o.checkpoint.empty() ? "" : "; the checkpoint keeps them for a rerun");
+    return finish(false);
   }
   std::optional<S> pv_from;
   if (root) {
@@ -379,9 +382,6 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     rep.pie_setup = branches[pick].name;
     pv_from = branches[pick].state;
   }
-  for (size_t i = 0; i < branches.size(); ++i)
-    rep.openings.push_back(
-        {branches[i].name, branches[i].count, score_value(*done[i], neutral), -1});
   if (o.pv && pv_from) {
     std::vector<Move> pv = d.principal_variation(*pv_from);
     S s = *pv_from;
@@ -391,12 +391,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       s.apply(m, u);
     }
   }
-  rep.complete = true;
-  rep.nodes = nodes_before + d.nodes();
-  rep.positions = d.stored();
-  rep.bytes = d.table_bytes();
-  rep.seconds = ctl.elapsed();
-  return rep;
+  return finish(true);
 }
 
 template <Game S>
