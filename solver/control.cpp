@@ -55,6 +55,7 @@ void RunControl::clear_status() {
 
 bool RunControl::stop_requested() const {
   if (handlers_installed_ && g_stop) return true;
+  if (cfg_.deadline_seconds > 0 && elapsed() >= cfg_.deadline_seconds) return true;
   return cfg_.stop_after > 0 && work_ >= cfg_.stop_after;
 }
 

@@ -25,6 +25,9 @@ class RunControl {
     /// Install SIGINT/SIGTERM handlers that request a stop (restored on
     /// destruction). Only worth it when progress can be saved.
     bool catch_signals = false;
+    /// Stop as if interrupted once this many seconds have passed (0: never).
+    /// Lets a caller with a time budget (loom audit --seconds) bound a job.
+    double deadline_seconds = 0;
   };
 
   RunControl() : RunControl(Config{}) {}

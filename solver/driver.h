@@ -44,6 +44,8 @@ struct SolveOptions {
   std::ostream* tty = nullptr;
   /// Tests: stop as if interrupted after this many work units (0: never).
   uint64_t stop_after = 0;
+  /// Stop as if interrupted after this many seconds (0: never; loom audit).
+  double deadline_seconds = 0;
 };
 
 struct OpeningResult {
@@ -80,6 +82,8 @@ struct PropertyOptions {
   bool symmetry = true;
   uint64_t max_positions = 0;
   std::ostream* tty = nullptr;
+  /// Stop as if interrupted after this many seconds (0: never; loom audit).
+  double deadline_seconds = 0;
 };
 
 /// The first moves of `root` grouped by the symmetries that fix `root`.
@@ -130,6 +134,7 @@ inline RunControl::Config control_config(const SolveOptions& o) {
   c.tty = o.tty;
   c.checkpoint_interval = o.checkpoint_interval;
   c.stop_after = o.stop_after;
+  c.deadline_seconds = o.deadline_seconds;
   c.catch_signals = !o.checkpoint.empty();
   return c;
 }
@@ -460,6 +465,7 @@ PropertyResult check_property(const S& root, const std::string& property,
                               const PropertyOptions& o) {
   RunControl::Config c;
   c.tty = o.tty;
+  c.deadline_seconds = o.deadline_seconds;
   RunControl ctl(c);
   PropertyResult r;
   if (property == "termination")

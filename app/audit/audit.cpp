@@ -1,0 +1,540 @@
+// loom audit: the parts of a rule audit and the report (see audit.h).
+#include "app/audit/audit.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <set>
+#include <unordered_set>
+
+#include "app/audit/nardy_playouts.h"
+#include "app/audit/playouts.h"
+#include "app/audit/report_html.h"
+#include "app/registry.h"
+#include "app/solve_output.h"
+#include "app/typed_game.h"
+#include "model/common/errors.h"
+#include "properties/spec/queries.h"
+
+namespace loom::audit {
+
+namespace {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+/// The audit's clock: the whole budget and what is left of it.
+class Budget {
+ public:
+  explicit Budget(double total) : total_(total), t0_(Clock::now()) {}
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+  double left() const { return std::max(0.0, total_ - elapsed()); }
+  /// A share of what is left for one part, at least a tenth of a second.
+  double share(double fraction) const { return std::max(0.1, left() * fraction); }
+
+ private:
+  double total_;
+  Clock::time_point t0_;
+};
+
+/// One progress line on a terminal, cut to 79 columns.
+class Progress {
+ public:
+  explicit Progress(std::ostream* tty) : tty_(tty) {}
+  void show(const std::string& line) {
+    if (!tty_) return;
+    std::string l = line.size() > 79 ? line.substr(0, 78) + "~" : line;
+    *tty_ << "\r\033[K" << l << std::flush;
+  }
+  void clear() {
+    if (tty_) *tty_ << "\r\033[K" << std::flush;
+  }
+
+ private:
+  std::ostream* tty_;
+};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+json rules_json(const std::vector<std::pair<std::string, std::string>>& in_force) {
+  json r = json::object();
+  for (const auto& [k, v] : in_force) r[k] = v;
+  return r;
+}
+
+/// The command-line arguments that select a board and a rule set.
+std::string board_args(const std::string& game, std::optional<int> size,
+                       const std::vector<std::pair<std::string, std::string>>& rules) {
+  std::string s = game;
+  if (size) s += " --size " + std::to_string(*size);
+  for (const auto& [k, v] : rules) s += " --rule " + k + "=" + v;
+  return s;
+}
+
+/// Rule sets to examine: the base set, then (with --variants) the base set
+/// with one option changed to each of its other values.
+std::vector<std::vector<std::string>> rule_sets(const GameInfo& g,
+                                                const std::vector<std::string>& base,
+                                                bool variants) {
+  std::vector<std::vector<std::string>> out{base};
+  if (!variants) return out;
+  RuleSet rs(g.rule_specs());
+  rs.set_all(base);
+  for (const auto& spec : g.rule_specs())
+    for (const auto& v : spec.values) {
+      if (v == rs.get(spec.key)) continue;
+      auto set = base;
+      set.push_back(spec.key + "=" + v);
+      out.push_back(set);
+    }
+  return out;
+}
+
+std::string when_stopped(const std::exception& e) {
+  return std::string("did not finish within its share of the time budget (") + e.what() + ")";
+}
+
+// --- proved on the small board ------------------------------------------
+
+/// termination / drawless as {"holds", "witness", "positions", ...}.
+json property_part(const AnyGame& g, const std::string& property, const AuditArgs& a,
+                   const Budget& budget, double fraction) {
+  json j;
+  j["holds"] = nullptr;
+  j["witness"] = nullptr;
+  j["positions"] = 0;
+  solver::PropertyOptions o;
+  o.max_positions = a.max_positions;
+  o.deadline_seconds = budget.share(fraction);
+  try {
+    solver::PropertyResult r = g.check_property(property, o);
+    using St = solver::PropertyResult::Status;
+    j["positions"] = r.positions;
+    j["moves"] = r.moves;
+    j["seconds"] = r.seconds;
+    if (r.status != St::kIncomplete) j["holds"] = r.status == St::kHolds;
+    if (r.status == St::kFails) {
+      if (property == "termination") {
+        std::vector<std::string> whole = r.record;
+        whole.insert(whole.end(), r.cycle.begin(), r.cycle.end());
+        j["witness"] = join(whole);
+        j["cycle_from"] = r.record.size();  // plies before the repeated stretch
+        j["cycle"] = join(r.cycle);
+      } else {
+        j["witness"] = join(r.record);
+        j["outcome"] = r.outcome;
+      }
+    }
+    if (!r.note.empty()) j["note"] = r.note;
+  } catch (const Interrupted& e) {
+    j["note"] = when_stopped(e);
+  } catch (const InputError& e) {
+    j["note"] = e.what();
+  }
+  return j;
+}
+
+/// The value under perfect play, the openings and the pie decisions.
+json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a,
+                const Budget& budget, double fraction) {
+  json j;
+  j["value"] = nullptr;
+  j["complete"] = false;
+  solver::SolveOptions o;
+  o.max_nodes = a.max_nodes;
+  o.max_positions = a.max_positions;
+  o.deadline_seconds = budget.share(fraction);
+  o.threads = 1;
+  try {
+    solver::SolveReport r = g.solve(o);
+    j["method"] = r.method;
+    j["complete"] = r.complete;
+    j["value"] = value_json(r.value);
+    j["nodes"] = r.nodes;
+    j["seconds"] = r.seconds;
+    if (r.plies >= 0) j["plies"] = r.plies;
+    if (!r.pv.empty()) j["pv"] = join(r.pv);
+    json ops = json::array();
+    const bool one_move_pie = game == "gadur" || game == "enfargar" || game == "migong";
+    for (const auto& op : r.openings) {
+      json o2{{"move", op.move}, {"value", value_json(op.value)}};
+      if (one_move_pie && op.value.known()) o2["pie"] = pie_decision(op.value, r.to_move);
+      ops.push_back(o2);
+    }
+    j["openings"] = ops;
+    if (!r.note.empty()) j["note"] = r.note;
+  } catch (const Interrupted& e) {
+    j["note"] = when_stopped(e);
+  } catch (const InputError& e) {
+    j["note"] = e.what();
+  }
+  return j;
+}
+
+/// The Z3 rule questions of the game: which clauses never fire (a proof
+/// query answered UNSAT) and which situations occur (a witness).
+json queries_part(const std::string& game, int size, const RuleSet& rules, const Budget& budget) {
+  json arr = json::array();
+  for (const auto& q : spec::spec_queries()) {
+    if (q.game != game) continue;
+    json j{{"name", q.name}, {"summary", q.proof ? q.claim : q.summary}, {"proof", q.proof}};
+    int s = q.sized ? std::clamp(size, q.min_size, q.max_size) : 0;
+    if (q.sized) j["size"] = s;
+    if (budget.left() < 30) {
+      j["result"] = nullptr;
+      j["note"] = "skipped: less than 30 s of the budget left";
+      arr.push_back(j);
+      continue;
+    }
+    try {
+      spec::QueryAnswer ans = spec::run_spec_query(q, s, rules.in_force());
+      j["result"] = ans.witness ? "sat" : "unsat";
+      if (q.proof) j["proved"] = !ans.witness;
+      if (ans.record) j["witness"] = join(*ans.record) + (ans.move.empty() ? "" : " " + ans.move);
+      j["seconds"] = ans.seconds;
+      j["command"] = "loom verify " + game + (q.sized ? " --size " + std::to_string(s) : "") +
+                     " --query " + q.name;
+    } catch (const std::exception& e) {
+      j["result"] = nullptr;
+      j["note"] = e.what();
+    }
+    arr.push_back(j);
+  }
+  return arr;
+}
+
+/// A shortest record after which the rule set and the base rules differ:
+/// another set of legal moves, another position after a common move, or
+/// another result. Breadth-first over the positions of the base rules.
+json distinguish_part(const std::string& game, std::optional<int> size,
+                      const std::vector<std::string>& base, const std::vector<std::string>& rules,
+                      const Budget& budget, double fraction, uint64_t limit) {
+  json j;
+  j["found"] = nullptr;
+  const double stop_at = budget.elapsed() + budget.share(fraction);
+  auto at = [&](const std::vector<std::string>& rs, const std::string& rec) {
+    auto g = make_game(game, size, rs);
+    g->play_record(rec);
+    return g;
+  };
+  std::deque<std::string> queue{""};
+  std::unordered_set<std::string> seen;
+  uint64_t explored = 0;
+  while (!queue.empty()) {
+    if (budget.elapsed() > stop_at || explored >= limit) {
+      j["positions"] = explored;
+      j["note"] = explored >= limit ? "stopped at the position limit"
+                                    : "did not finish within its share of the time budget";
+      return j;
+    }
+    std::string rec = queue.front();
+    queue.pop_front();
+    ++explored;
+    auto a = at(base, rec), b = at(rules, rec);
+    json diffs = json::array();
+    const auto ma = a->legal_tokens(), mb = b->legal_tokens();
+    std::vector<std::string> only_a, only_b;
+    std::set_difference(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(only_a));
+    std::set_difference(mb.begin(), mb.end(), ma.begin(), ma.end(), std::back_inserter(only_b));
+    for (const auto& t : only_a) diffs.push_back({{"move", t}, {"default", "legal"}, {"variant", "illegal"}});
+    for (const auto& t : only_b) diffs.push_back({{"move", t}, {"default", "illegal"}, {"variant", "legal"}});
+    if (ma.empty() && mb.empty() && !(a->outcome() == b->outcome()))
+      diffs.push_back({{"move", nullptr},
+                       {"default", outcome_name(a->outcome().kind)},
+                       {"variant", outcome_name(b->outcome().kind)}});
+    for (const auto& t : ma) {
+      if (!std::binary_search(mb.begin(), mb.end(), t)) continue;
+      std::string next = rec.empty() ? t : rec + " " + t;
+      auto a2 = at(base, next), b2 = at(rules, next);
+      const std::string sa = a2->show(), sb = b2->show();
+      if (sa != sb || !(a2->outcome() == b2->outcome()))
+        diffs.push_back({{"move", t}, {"default", sa}, {"variant", sb}});
+      else if (seen.insert(sa).second)
+        queue.push_back(next);
+    }
+    if (!diffs.empty()) {
+      j["found"] = true;
+      j["record"] = rec;
+      j["differs"] = diffs;
+      j["positions"] = explored;
+      return j;
+    }
+  }
+  j["found"] = false;
+  j["positions"] = explored;
+  j["note"] = "every reachable position plays the same under both rule sets";
+  return j;
+}
+
+// --- measured on the recommended board ---------------------------------
+
+json length_json(std::vector<int> v) {
+  if (v.empty()) return nullptr;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (int x : v) sum += x;
+  auto q = [&](double f) { return v[std::min(v.size() - 1, size_t(f * double(v.size())))]; };
+  return {{"mean", sum / double(v.size())}, {"min", v.front()}, {"median", q(0.5)},
+          {"p90", q(0.9)}, {"max", v.back()}};
+}
+
+json stats_json(const PlayoutStats& st) {
+  json j;
+  j["policy"] = st.policy;
+  j["games"] = st.games;
+  auto [lo, hi] = wilson95(st.first_wins, st.games);
+  j["first_player_wins"] = st.first_wins;
+  j["second_player_wins"] = st.second_wins;
+  j["no_winner"] = st.neutral;
+  j["cut_off"] = st.cut_off;
+  j["first_player_win_rate"] = st.games ? json(double(st.first_wins) / st.games) : json(nullptr);
+  j["ci95"] = st.games ? json::array({lo, hi}) : json(nullptr);
+  j["endings"] = st.endings;
+  j["length"] = length_json(st.lengths);
+  j["branching"] = st.branching();
+  j["max_plies"] = st.max_plies;
+  j["seconds"] = st.seconds;
+  if (st.budget_hit) j["note"] = "stopped early by the time budget after " + std::to_string(st.games) + " games";
+  return j;
+}
+
+json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, double fraction,
+                   int sites) {
+  json arr = json::array();
+  for (Policy p : {Policy::kRandom, Policy::kGreedy}) {
+    const double secs = budget.share(p == Policy::kRandom ? fraction / 2 : fraction);
+    visit_state(g, [&](const auto& s) {
+      using S = std::remove_cvref_t<decltype(s)>;
+      if constexpr (kWidthOf<S> == 0) {
+        arr.push_back(nardy_playouts(s.position(), s.options(), p, a.games, a.seed, secs));
+      } else {
+        auto is_pass = [](const S& x, const typename S::Move& m) { return x.move_name(m) == "pass"; };
+        arr.push_back(stats_json(run_playouts(s, p, a.games, a.seed, 10 * sites, secs, is_pass)));
+      }
+    });
+  }
+  return arr;
+}
+
+// --- verdicts -----------------------------------------------------------
+
+std::vector<std::string> verdicts(const json& rs, const std::string& decisive_key, int size) {
+  std::vector<std::string> out;
+  const std::string side = "side " + std::to_string(size);
+  const json& t = rs["termination"];
+  if (t["holds"] == true)
+    out.push_back("every game ends: no cycle among " + std::to_string(t["positions"].get<uint64_t>()) +
+                  " positions (proved on " + side + ")");
+  else if (t["holds"] == false)
+    out.push_back("can loop for ever: " + t["witness"].get<std::string>() + " (" + side + ")");
+  const json& d = rs[decisive_key];
+  if (d["holds"] == true)
+    out.push_back("every end has a winner (proved on " + side + ")");
+  else if (d["holds"] == false)
+    out.push_back("can end without a winner (" + d.value("outcome", std::string("no winner")) +
+                  "): shortest record " + d["witness"].get<std::string>() + " (" + side + ")");
+  const json& v = rs["solution"];
+  if (v.contains("value") && !v["value"].is_null() && v["complete"] == true) {
+    std::string val = v["value"].is_number() ? "black wins by " + v["value"].dump()
+                                             : v["value"].get<std::string>();
+    if (val == "black" || val == "white") val += " wins";
+    if (val == "stall") val = "stalls (no winner)";
+    if (val == "draw") val = "draw (play goes on for ever)";
+    out.push_back("under perfect play on " + side + ": " + val);
+  } else {
+    out.push_back("perfect play on " + side + " not determined within the budget");
+  }
+  if (rs.contains("queries"))
+    for (const auto& q : rs["queries"])
+      if (q.value("proof", false) && q.value("proved", false))
+        out.push_back("proved by Z3 on side " + std::to_string(q.value("size", 0)) + ": " +
+                      q["summary"].get<std::string>());
+  return out;
+}
+
+/// The position after `record` as a page diagram.
+Diagram diagram_for(const std::string& game, std::optional<int> size,
+                    const std::vector<std::string>& rules, const std::string& record,
+                    const std::string& title) {
+  auto g = make_game(game, size, rules);
+  g->play_record(record);
+  return {title + (record.empty() ? " (the start)" : ": " + record),
+          "<pre>" + html_escape(g->show()) + "</pre>"};
+}
+
+/// Diagrams of a rule set's witnesses.
+std::vector<Diagram> witness_diagrams(const std::string& game, std::optional<int> size,
+                                      const std::vector<std::string>& rules, const json& r,
+                                      const std::string& decisive_key) {
+  std::vector<Diagram> out;
+  const json& t = r["termination"];
+  if (t["holds"] == false) {
+    std::vector<std::string> rec;
+    std::string w = t["witness"].get<std::string>();
+    out.push_back(diagram_for(game, size, rules, w, "a position on the cycle, reached again"));
+  }
+  const json& d = r[decisive_key];
+  if (d["holds"] == false)
+    out.push_back(diagram_for(game, size, rules, d["witness"].get<std::string>(),
+                              "a shortest end without a winner"));
+  return out;
+}
+
+void ensure_dir(const std::string& dir) {
+  if (dir.empty()) throw InputError("audit needs --out DIR");
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) throw InputError("--out " + dir + ": exists and is not a directory");
+  } else if (::mkdir(dir.c_str(), 0777) != 0) {
+    throw InputError("--out " + dir + ": cannot create the directory");
+  }
+  std::string probe = dir + "/.loom-audit-probe";
+  {
+    std::ofstream f(probe);
+    if (!f) throw InputError("--out " + dir + ": cannot write there");
+  }
+  std::remove(probe.c_str());
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.flush();
+  if (!f) throw InputError("cannot write " + path);
+}
+
+}  // namespace
+
+json run_audit(const AuditArgs& a, std::ostream& out) {
+  const GameInfo& info = find_game(a.game);
+  if (!info.has_size && (a.size || a.play_size))
+    throw InputError(a.game + " has a fixed board: --size and --play-size are not used");
+  if (a.seconds <= 0) throw InputError("--seconds must be positive");
+  if (a.games < 1) throw InputError("--games must be at least 1");
+  std::optional<int> size, play_size;
+  if (info.has_size) {
+    size = a.size.value_or(2);
+    play_size = a.play_size.value_or(info.default_size);
+    // Validates both sizes and the base rules before any work.
+    make_game(a.game, size, a.rules);
+    make_game(a.game, play_size, a.rules);
+  } else {
+    make_game(a.game, std::nullopt, a.rules);
+  }
+  ensure_dir(a.out_dir);
+  const bool scored = a.game == "fiodar" || a.game == "migong";
+  const std::string decisive_key = scored ? "decisive" : "drawless";
+  Budget budget(a.seconds);
+  Progress progress(a.tty);
+
+  json report;
+  report["game"] = a.game;
+  report["size"] = size ? json(*size) : json(nullptr);
+  report["play_size"] = play_size ? json(*play_size) : json(nullptr);
+  report["seconds_budget"] = a.seconds;
+  report["games_per_policy"] = a.games;
+  report["seed"] = a.seed;
+  json sets = json::array();
+  std::vector<std::vector<Diagram>> diagrams;
+  const auto all = rule_sets(info, a.rules, a.variants);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const auto& rs_args = all[i];
+    RuleSet rs(info.rule_specs());
+    rs.set_all(rs_args);
+    const std::string tag = "rule set " + std::to_string(i + 1) + "/" + std::to_string(all.size());
+    // Every rule set gets an equal share of what is left.
+    const double share = 1.0 / double(all.size() - i);
+    json r;
+    r["rules"] = rules_json(rs.in_force());
+    r["label"] = i == 0 ? "base" : rs_args.back();
+    const std::string args = board_args(a.game, size, rs.in_force());
+    auto small = make_game(a.game, size, rs_args);
+    if (info.has_size) {
+      progress.show("audit " + a.game + ": " + tag + ": termination");
+      r["termination"] = property_part(*small, "termination", a, budget, share * 0.15);
+      r["termination"]["command"] = "loom verify " + args + " --property termination";
+      progress.show("audit " + a.game + ": " + tag + ": " + decisive_key);
+      r[decisive_key] = property_part(*small, "drawless", a, budget, share * 0.15);
+      r[decisive_key]["command"] = "loom verify " + args + " --property drawless";
+      progress.show("audit " + a.game + ": " + tag + ": solving");
+      r["solution"] = value_part(*small, a.game, a, budget, share * 0.3);
+      r["solution"]["command"] = "loom solve " + args;
+    } else {
+      const char* why =
+          "Long Nardy is a dice game: exhaustive graph checks apply to deterministic games "
+          "(exact values: loom solve nardy)";
+      r["termination"] = {{"holds", nullptr}, {"witness", nullptr}, {"positions", 0}, {"note", why}};
+      r[decisive_key] = r["termination"];
+      r["solution"] = {{"value", nullptr}, {"complete", false}, {"note", why}};
+    }
+    if (a.queries) {
+      progress.show("audit " + a.game + ": " + tag + ": Z3 rule questions");
+      r["queries"] = queries_part(a.game, size.value_or(0), rs, budget);
+    }
+    if (i > 0 && info.has_size) {
+      progress.show("audit " + a.game + ": " + tag + ": where it differs from the base rules");
+      r["differs_from_base"] =
+          distinguish_part(a.game, size, all[0], rs_args, budget, share * 0.1, 200000);
+    }
+    progress.show("audit " + a.game + ": " + tag + ": playouts");
+    auto big = make_game(a.game, play_size, rs_args);
+    int sites = play_size ? 3 * *play_size * (*play_size - 1) + 1 : 24;
+    r["playouts"] = playouts_part(*big, a, budget, 0.6 * share, sites);
+    r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size) : std::vector<std::string>{};
+    diagrams.push_back(info.has_size ? witness_diagrams(a.game, size, rs_args, r, decisive_key)
+                                     : std::vector<Diagram>{});
+    sets.push_back(r);
+  }
+  progress.clear();
+  // Repairs: a hole of the base rules that a variant closes, on this board.
+  for (size_t i = 1; i < sets.size() && info.has_size; ++i)
+    for (const char* key : {"termination", decisive_key.c_str()}) {
+      if (sets[0][key]["holds"] == false && sets[i][key]["holds"] == true)
+        sets[i]["verdict"].push_back(std::string("repairs the base rules' hole (") + key +
+                                     ": " + sets[0][key]["witness"].get<std::string>() +
+                                     ") on side " + std::to_string(*size) + " (proved)");
+    }
+  report["rule_sets"] = sets;
+  report["seconds"] = budget.elapsed();
+
+  write_file(a.out_dir + "/report.json", report.dump(2) + "\n");
+  write_file(a.out_dir + "/report.html", report_html(report, diagrams));
+
+  out << "audit of " << a.game << (size ? " (proofs on side " + std::to_string(*size) + ", playouts on side " + std::to_string(*play_size) + ")" : "") << ": "
+      << sets.size() << " rule set" << (sets.size() == 1 ? "" : "s") << "\n";
+  for (const auto& s : sets) {
+    out << "- " << s["label"].get<std::string>() << " (";
+    std::string rr;
+    for (auto it = s["rules"].begin(); it != s["rules"].end(); ++it)
+      rr += (rr.empty() ? "" : " ") + it.key() + "=" + it.value().get<std::string>();
+    out << rr << ")\n";
+    for (const auto& v : s["verdict"]) out << "    " << v.get<std::string>() << "\n";
+    for (const auto& p : s["playouts"]) {
+      char line[200];
+      if (p.contains("first_player_win_rate") && !p["first_player_win_rate"].is_null())
+        std::snprintf(line, sizeof line, "    %s play: first player wins %.1f%% of %d games (95%% CI %.1f-%.1f%%)",
+                      p["policy"].get<std::string>().c_str(),
+                      100 * p["first_player_win_rate"].get<double>(), p["games"].get<int>(),
+                      100 * p["ci95"][0].get<double>(), 100 * p["ci95"][1].get<double>());
+      else
+        std::snprintf(line, sizeof line, "    %s play: no game finished within the budget",
+                      p["policy"].get<std::string>().c_str());
+      out << line << "\n";
+    }
+  }
+  out << "report: " << a.out_dir << "/report.html, " << a.out_dir << "/report.json ("
+      << static_cast<int>(budget.elapsed() + 0.5) << " s)\n";
+  if (a.json) out << report.dump() << "\n";
+  return report;
+}
+
+}  // namespace loom::audit
