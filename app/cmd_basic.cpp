@@ -50,10 +50,15 @@ std::vector<CommandSpec> basic_commands() {
                     ga->add_to(cmd);
                     auto depth = std::make_shared<int>(-1);
                     auto divide = std::make_shared<bool>(false);
-                    cmd->add_option("--depth", *depth, "search depth (plies)")->required();
+                    cmd->add_option(
+                           "--depth", *depth,
+                           "search depth (plies), at most " + std::to_string(kMaxPerftDepth))
+                        ->required();
                     cmd->add_flag("--divide", *divide, "also print each move's subtotal");
                     return Action([=](std::ostream& out, std::ostream&) {
-                      if (*depth < 0) throw InputError("--depth must be >= 0");
+                      if (*depth < 0 || *depth > kMaxPerftDepth)
+                        throw InputError("--depth must be 0.." + std::to_string(kMaxPerftDepth) +
+                                         ", got " + std::to_string(*depth));
                       auto g = ga->build();
                       if (*divide) {
                         uint64_t total = 0;
