@@ -11,40 +11,44 @@
 namespace loom {
 
 std::vector<CommandSpec> audit_commands() {
-  return {{"audit", "report where a game's rules have holes: proofs on a small board, playouts on the real one",
-           [](CLI::App* cmd) {
-             auto a = std::make_shared<audit::AuditArgs>();
-             auto size = std::make_shared<int>(0);
-             auto play_size = std::make_shared<int>(0);
-             cmd->add_option("game", a->game, "game name")->required();
-             cmd->add_option("--size", *size, "board side for the proofs (default 2)");
-             cmd->add_option("--play-size", *play_size,
-                             "board side for the playouts (default: the recommended board)");
-             cmd->add_option("--rule", a->rules, "rule variant NAME=VALUE (repeatable): the base rule set")
-                 ->take_all()
-                 ->allow_extra_args(false);
-             cmd->add_flag("--variants", a->variants,
-                           "also examine every named variant (one option changed at a time)");
-             cmd->add_option("--out", a->out_dir, "directory for report.html and report.json")->required();
-             cmd->add_flag("--json", a->json, "end with the report's JSON object on one line");
-             cmd->add_option("--seconds", a->seconds, "time budget for the whole audit (default 600)")
-                 ->check(CLI::PositiveNumber);
-             cmd->add_option("--games", a->games, "playouts per policy and rule set (default 200)")
-                 ->check(CLI::Range(1, 1000000));
-             cmd->add_option("--seed", a->seed, "playout seed (default 1)");
-             cmd->add_option("--max-positions", a->max_positions,
-                             "exhaustive checks stop beyond this many positions (default 20,000,000)");
-             cmd->add_option("--max-nodes", a->max_nodes,
-                             "the solver stops beyond this many nodes (default 20,000,000)");
-             cmd->add_flag("--no-queries", [a](int64_t) { a->queries = false; },
-                           "skip the Z3 rule questions");
-             return Action([=](std::ostream& out, std::ostream& err) {
-               if (cmd->count("--size")) a->size = *size;
-               if (cmd->count("--play-size")) a->play_size = *play_size;
-               a->tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
-               audit::run_audit(*a, out);
-             });
-           }}};
+  return {
+      {"audit",
+       "report where a game's rules have holes: proofs on a small board, playouts on the real one",
+       [](CLI::App* cmd) {
+         auto a = std::make_shared<audit::AuditArgs>();
+         auto size = std::make_shared<int>(0);
+         auto play_size = std::make_shared<int>(0);
+         cmd->add_option("game", a->game, "game name")->required();
+         cmd->add_option("--size", *size, "board side for the proofs (default 2)");
+         cmd->add_option("--play-size", *play_size,
+                         "board side for the playouts (default: the recommended board)");
+         cmd->add_option("--rule", a->rules,
+                         "rule variant NAME=VALUE (repeatable): the base rule set")
+             ->take_all()
+             ->allow_extra_args(false);
+         cmd->add_flag("--variants", a->variants,
+                       "also examine every named variant (one option changed at a time)");
+         cmd->add_option("--out", a->out_dir, "directory for report.html and report.json")
+             ->required();
+         cmd->add_flag("--json", a->json, "end with the report's JSON object on one line");
+         cmd->add_option("--seconds", a->seconds, "time budget for the whole audit (default 600)")
+             ->check(CLI::PositiveNumber);
+         cmd->add_option("--games", a->games, "playouts per policy and rule set (default 200)")
+             ->check(CLI::Range(1, 1000000));
+         cmd->add_option("--seed", a->seed, "playout seed (default 1)");
+         cmd->add_option("--max-positions", a->max_positions,
+                         "exhaustive checks stop beyond this many positions (default 20,000,000)");
+         cmd->add_option("--max-nodes", a->max_nodes,
+                         "the solver stops beyond this many nodes (default 20,000,000)");
+         cmd->add_flag(
+             "--no-queries", [a](int64_t) { a->queries = false; }, "skip the Z3 rule questions");
+         return Action([=](std::ostream& out, std::ostream& err) {
+           if (cmd->count("--size")) a->size = *size;
+           if (cmd->count("--play-size")) a->play_size = *play_size;
+           a->tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
+           audit::run_audit(*a, out);
+         });
+       }}};
 }
 
 }  // namespace loom

@@ -105,7 +105,7 @@ std::vector<CommandSpec> solve_commands() {
                job.to_move = color_name(r.to_move);
                // A one-move pie table for the games whose pie rule is one
                // move (Fiodar's is the 2-stone set-up: --pie).
-               job.pie_table = job.record.empty() && setup.empty() && ga->game != "fiodar" &&
+               job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
                                r.value.kind != solver::Value::Kind::kMargin;
                print_solve(job, r, a->json, out);
              });

@@ -35,6 +35,11 @@ JobInfo job_info(const std::string& game, std::optional<int> size,
                  const std::string& record, Color to_move);
 
 nlohmann::json value_json(const solver::Value& v);
+/// The game's pie rule is one move (the second player may take over the
+/// first stone): every game but Fiodar, whose pie is the 2-stone set-up.
+inline bool one_move_pie(const std::string& game) {
+  return game != "fiodar";
+}
 /// "swap" / "keep" / "either" for a 1-move pie opening whose mover was `first`.
 std::string pie_decision(const solver::Value& v, Color first);
 

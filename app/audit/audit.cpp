@@ -99,8 +99,18 @@ std::vector<std::vector<std::string>> rule_sets(const GameInfo& g,
   return out;
 }
 
-std::string when_stopped(const std::exception& e) {
-  return std::string("did not finish within its share of the time budget (") + e.what() + ")";
+/// Runs one proof part; a stop at its deadline or a request the game refuses
+/// (a board too large, a dice game) leaves the part's nulls with a note.
+template <class F>
+void noted(json& j, F&& part) {
+  try {
+    part();
+  } catch (const Interrupted& e) {
+    j["note"] =
+        std::string("did not finish within its share of the time budget (") + e.what() + ")";
+  } catch (const InputError& e) {
+    j["note"] = e.what();
+  }
 }
 
 // --- proved on the small board ------------------------------------------
@@ -115,7 +125,7 @@ json property_part(const AnyGame& g, const std::string& property, const AuditArg
   solver::PropertyOptions o;
   o.max_positions = a.max_positions;
   o.deadline_seconds = budget.share(fraction);
-  try {
+  noted(j, [&] {
     solver::PropertyResult r = g.check_property(property, o);
     using St = solver::PropertyResult::Status;
     j["positions"] = r.positions;
@@ -135,17 +145,13 @@ json property_part(const AnyGame& g, const std::string& property, const AuditArg
       }
     }
     if (!r.note.empty()) j["note"] = r.note;
-  } catch (const Interrupted& e) {
-    j["note"] = when_stopped(e);
-  } catch (const InputError& e) {
-    j["note"] = e.what();
-  }
+  });
   return j;
 }
 
 /// The value under perfect play, the openings and the pie decisions.
-json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a,
-                const Budget& budget, double fraction) {
+json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a, const Budget& budget,
+                double fraction) {
   json j;
   j["value"] = nullptr;
   j["complete"] = false;
@@ -154,7 +160,7 @@ json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a,
   o.max_positions = a.max_positions;
   o.deadline_seconds = budget.share(fraction);
   o.threads = 1;
-  try {
+  noted(j, [&] {
     solver::SolveReport r = g.solve(o);
     j["method"] = r.method;
     j["complete"] = r.complete;
@@ -164,19 +170,15 @@ json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a,
     if (r.plies >= 0) j["plies"] = r.plies;
     if (!r.pv.empty()) j["pv"] = join(r.pv);
     json ops = json::array();
-    const bool one_move_pie = game == "gadur" || game == "enfargar" || game == "migong";
+    const bool pie = one_move_pie(game) && r.value.kind != solver::Value::Kind::kMargin;
     for (const auto& op : r.openings) {
       json o2{{"move", op.move}, {"value", value_json(op.value)}};
-      if (one_move_pie && op.value.known()) o2["pie"] = pie_decision(op.value, r.to_move);
+      if (pie && op.value.known()) o2["pie"] = pie_decision(op.value, r.to_move);
       ops.push_back(o2);
     }
     j["openings"] = ops;
     if (!r.note.empty()) j["note"] = r.note;
-  } catch (const Interrupted& e) {
-    j["note"] = when_stopped(e);
-  } catch (const InputError& e) {
-    j["note"] = e.what();
-  }
+  });
   return j;
 }
 
@@ -245,8 +247,10 @@ json distinguish_part(const std::string& game, std::optional<int> size,
     std::vector<std::string> only_a, only_b;
     std::set_difference(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(only_a));
     std::set_difference(mb.begin(), mb.end(), ma.begin(), ma.end(), std::back_inserter(only_b));
-    for (const auto& t : only_a) diffs.push_back({{"move", t}, {"default", "legal"}, {"variant", "illegal"}});
-    for (const auto& t : only_b) diffs.push_back({{"move", t}, {"default", "illegal"}, {"variant", "legal"}});
+    for (const auto& t : only_a)
+      diffs.push_back({{"move", t}, {"default", "legal"}, {"variant", "illegal"}});
+    for (const auto& t : only_b)
+      diffs.push_back({{"move", t}, {"default", "illegal"}, {"variant", "legal"}});
     if (ma.empty() && mb.empty() && !(a->outcome() == b->outcome()))
       diffs.push_back({{"move", nullptr},
                        {"default", outcome_name(a->outcome().kind)},
@@ -277,16 +281,6 @@ json distinguish_part(const std::string& game, std::optional<int> size,
 
 // --- measured on the recommended board ---------------------------------
 
-json length_json(std::vector<int> v) {
-  if (v.empty()) return nullptr;
-  std::sort(v.begin(), v.end());
-  double sum = 0;
-  for (int x : v) sum += x;
-  auto q = [&](double f) { return v[std::min(v.size() - 1, size_t(f * double(v.size())))]; };
-  return {{"mean", sum / double(v.size())}, {"min", v.front()}, {"median", q(0.5)},
-          {"p90", q(0.9)}, {"max", v.back()}};
-}
-
 json stats_json(const PlayoutStats& st) {
   json j;
   j["policy"] = st.policy;
@@ -303,12 +297,12 @@ json stats_json(const PlayoutStats& st) {
   j["branching"] = st.branching();
   j["max_plies"] = st.max_plies;
   j["seconds"] = st.seconds;
-  if (st.budget_hit) j["note"] = "stopped early by the time budget after " + std::to_string(st.games) + " games";
+  if (st.budget_hit)
+    j["note"] = "stopped early by the time budget after " + std::to_string(st.games) + " games";
   return j;
 }
 
-json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, double fraction,
-                   int sites) {
+json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, double fraction) {
   json arr = json::array();
   for (Policy p : {Policy::kRandom, Policy::kGreedy}) {
     const double secs = budget.share(p == Policy::kRandom ? fraction / 2 : fraction);
@@ -317,8 +311,9 @@ json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, d
       if constexpr (kWidthOf<S> == 0) {
         arr.push_back(nardy_playouts(s.position(), s.options(), p, a.games, a.seed, secs));
       } else {
-        auto is_pass = [](const S& x, const typename S::Move& m) { return x.move_name(m) == "pass"; };
-        arr.push_back(stats_json(run_playouts(s, p, a.games, a.seed, 10 * sites, secs, is_pass)));
+        // Ten plies a site: far beyond any game that does not loop.
+        const int max_plies = 10 * s.geo().num_sites();
+        arr.push_back(stats_json(run_playouts(s, p, a.games, a.seed, max_plies, secs)));
       }
     });
   }
@@ -332,8 +327,9 @@ std::vector<std::string> verdicts(const json& rs, const std::string& decisive_ke
   const std::string side = "side " + std::to_string(size);
   const json& t = rs["termination"];
   if (t["holds"] == true)
-    out.push_back("every game ends: no cycle among " + std::to_string(t["positions"].get<uint64_t>()) +
-                  " positions (proved on " + side + ")");
+    out.push_back("every game ends: no cycle among " +
+                  std::to_string(t["positions"].get<uint64_t>()) + " positions (proved on " + side +
+                  ")");
   else if (t["holds"] == false)
     out.push_back("can loop for ever: " + t["witness"].get<std::string>() + " (" + side + ")");
   const json& d = rs[decisive_key];
@@ -377,11 +373,9 @@ std::vector<Diagram> witness_diagrams(const std::string& game, std::optional<int
                                       const std::string& decisive_key) {
   std::vector<Diagram> out;
   const json& t = r["termination"];
-  if (t["holds"] == false) {
-    std::vector<std::string> rec;
-    std::string w = t["witness"].get<std::string>();
-    out.push_back(diagram_for(game, size, rules, w, "a position on the cycle, reached again"));
-  }
+  if (t["holds"] == false)
+    out.push_back(diagram_for(game, size, rules, t["witness"].get<std::string>(),
+                              "a position on the cycle, reached again"));
   const json& d = r[decisive_key];
   if (d["holds"] == false)
     out.push_back(diagram_for(game, size, rules, d["witness"].get<std::string>(),
@@ -472,7 +466,8 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
       const char* why =
           "Long Nardy is a dice game: exhaustive graph checks apply to deterministic games "
           "(exact values: loom solve nardy)";
-      r["termination"] = {{"holds", nullptr}, {"witness", nullptr}, {"positions", 0}, {"note", why}};
+      r["termination"] = {
+          {"holds", nullptr}, {"witness", nullptr}, {"positions", 0}, {"note", why}};
       r[decisive_key] = r["termination"];
       r["solution"] = {{"value", nullptr}, {"complete", false}, {"note", why}};
     }
@@ -487,8 +482,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     }
     progress.show("audit " + a.game + ": " + tag + ": playouts");
     auto big = make_game(a.game, play_size, rs_args);
-    int sites = play_size ? 3 * *play_size * (*play_size - 1) + 1 : 24;
-    r["playouts"] = playouts_part(*big, a, budget, 0.6 * share, sites);
+    r["playouts"] = playouts_part(*big, a, budget, 0.6 * share);
     r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size) : std::vector<std::string>{};
     diagrams.push_back(info.has_size ? witness_diagrams(a.game, size, rs_args, r, decisive_key)
                                      : std::vector<Diagram>{});
@@ -499,9 +493,9 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   for (size_t i = 1; i < sets.size() && info.has_size; ++i)
     for (const char* key : {"termination", decisive_key.c_str()}) {
       if (sets[0][key]["holds"] == false && sets[i][key]["holds"] == true)
-        sets[i]["verdict"].push_back(std::string("repairs the base rules' hole (") + key +
-                                     ": " + sets[0][key]["witness"].get<std::string>() +
-                                     ") on side " + std::to_string(*size) + " (proved)");
+        sets[i]["verdict"].push_back(std::string("repairs the base rules' hole (") + key + ": " +
+                                     sets[0][key]["witness"].get<std::string>() + ") on side " +
+                                     std::to_string(*size) + " (proved)");
     }
   report["rule_sets"] = sets;
   report["seconds"] = budget.elapsed();
@@ -509,8 +503,11 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   write_file(a.out_dir + "/report.json", report.dump(2) + "\n");
   write_file(a.out_dir + "/report.html", report_html(report, diagrams));
 
-  out << "audit of " << a.game << (size ? " (proofs on side " + std::to_string(*size) + ", playouts on side " + std::to_string(*play_size) + ")" : "") << ": "
-      << sets.size() << " rule set" << (sets.size() == 1 ? "" : "s") << "\n";
+  out << "audit of " << a.game
+      << (size ? " (proofs on side " + std::to_string(*size) + ", playouts on side " +
+                     std::to_string(*play_size) + ")"
+               : "")
+      << ": " << sets.size() << " rule set" << (sets.size() == 1 ? "" : "s") << "\n";
   for (const auto& s : sets) {
     out << "- " << s["label"].get<std::string>() << " (";
     std::string rr;
@@ -521,7 +518,8 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     for (const auto& p : s["playouts"]) {
       char line[200];
       if (p.contains("first_player_win_rate") && !p["first_player_win_rate"].is_null())
-        std::snprintf(line, sizeof line, "    %s play: first player wins %.1f%% of %d games (95%% CI %.1f-%.1f%%)",
+        std::snprintf(line, sizeof line,
+                      "    %s play: first player wins %.1f%% of %d games (95%% CI %.1f-%.1f%%)",
                       p["policy"].get<std::string>().c_str(),
                       100 * p["first_player_win_rate"].get<double>(), p["games"].get<int>(),
                       100 * p["ci95"][0].get<double>(), 100 * p["ci95"][1].get<double>());

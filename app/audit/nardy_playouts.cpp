@@ -34,7 +34,8 @@ nlohmann::json nardy_playouts(const nardy::Position& start, const nardy::Options
         stopped = true;
         break;
       }
-      int a = 1 + static_cast<int>(uniform_below(rng, 6)), b = 1 + static_cast<int>(uniform_below(rng, 6));
+      int a = 1 + static_cast<int>(uniform_below(rng, 6)),
+          b = 1 + static_cast<int>(uniform_below(rng, 6));
       nardy::Roll roll{static_cast<uint8_t>(std::max(a, b)), static_cast<uint8_t>(std::min(a, b))};
       gen.positions(p, roll, kids);
       // positions() lists in no particular order: sort for determinism.
@@ -79,7 +80,8 @@ nlohmann::json nardy_playouts(const nardy::Position& start, const nardy::Options
   j["first_player"] = color_name(first);
   j["first_player_wins"] = first_wins;
   j["second_player_wins"] = first == Color::kWhite ? black : white;
-  j["first_player_win_rate"] = played ? nlohmann::json(double(first_wins) / played) : nlohmann::json(nullptr);
+  j["first_player_win_rate"] =
+      played ? nlohmann::json(double(first_wins) / played) : nlohmann::json(nullptr);
   j["ci95"] = played ? nlohmann::json::array({lo, hi}) : nlohmann::json(nullptr);
   j["draws"] = draws;
   j["draw_rate"] = played ? nlohmann::json(double(draws) / played) : nlohmann::json(nullptr);
@@ -88,21 +90,13 @@ nlohmann::json nardy_playouts(const nardy::Position& start, const nardy::Options
   j["mars"] = mars;
   j["cut_off"] = cut;
   j["endings"] = {{"oin", white + black - mars}, {"mars", mars}, {"draw", draws}, {"cut off", cut}};
-  std::sort(lengths.begin(), lengths.end());
-  if (lengths.empty()) {
-    j["length"] = nullptr;
-  } else {
-    double sum = 0;
-    for (int x : lengths) sum += x;
-    j["length"] = {{"mean", sum / double(lengths.size())}, {"min", lengths.front()},
-                   {"median", lengths[lengths.size() / 2]},
-                   {"p90", lengths[std::min(lengths.size() - 1, lengths.size() * 9 / 10)]},
-                   {"max", lengths.back()}, {"unit", "turns"}};
-  }
+  j["length"] = length_json(lengths);
+  if (!lengths.empty()) j["length"]["unit"] = "turns";
   j["branching"] = decisions ? double(choices) / double(decisions) : 0.0;
   j["max_plies"] = max_turns;
   j["seconds"] = elapsed();
-  if (budget_hit) j["note"] = "stopped early by the time budget after " + std::to_string(played) + " games";
+  if (budget_hit)
+    j["note"] = "stopped early by the time budget after " + std::to_string(played) + " games";
   return j;
 }
 

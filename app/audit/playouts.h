@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "model/common/game.h"
 #include "model/common/zobrist.h"
 
@@ -31,12 +33,12 @@ inline const char* policy_name(Policy p) {
 /// the start (Black/Blue for the hex games, White for Long Nardy).
 struct PlayoutStats {
   std::string policy;
-  int max_plies = 0;        ///< a game still going after this many plies is cut off
-  int games = 0;            ///< games played (fewer than asked if the budget ran out)
-  int first_wins = 0;       ///< games won by the first player
-  int second_wins = 0;      ///< games won by the second player
-  int neutral = 0;          ///< games ended without a winner (a draw or a stall)
-  int cut_off = 0;          ///< games stopped at max_plies (a loop, or very long play)
+  int max_plies = 0;    ///< a game still going after this many plies is cut off
+  int games = 0;        ///< games played (fewer than asked if the budget ran out)
+  int first_wins = 0;   ///< games won by the first player
+  int second_wins = 0;  ///< games won by the second player
+  int neutral = 0;      ///< games ended without a winner (a draw or a stall)
+  int cut_off = 0;      ///< games stopped at max_plies (a loop, or very long play)
   /// Games by how they ended: "win" (a winner by the position alone), "win on
   /// points" (a winner after two passes: the score decides), "stall",
   /// "draw", "cut off"; Long Nardy: "oin", "mars", "draw".
@@ -64,7 +66,30 @@ inline std::pair<double, double> wilson95(int k, int n) {
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
+/// {"mean", "min", "median", "p90", "max"} of game lengths; null if none.
+inline nlohmann::json length_json(std::vector<int> v) {
+  if (v.empty()) return nullptr;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (int x : v) sum += x;
+  auto q = [&](size_t num, size_t den) { return v[std::min(v.size() - 1, v.size() * num / den)]; };
+  return {{"mean", sum / double(v.size())},
+          {"min", v.front()},
+          {"median", q(1, 2)},
+          {"p90", q(9, 10)},
+          {"max", v.back()}};
+}
+
 namespace detail {
+
+/// A pass move (games without one have none).
+template <class Move>
+bool is_pass(const Move& m) {
+  if constexpr (requires { m.is_pass(); })
+    return m.is_pass();
+  else
+    return false;
+}
 
 /// The winner of a finished position, or -1 for an end without a winner.
 inline int winner_of(const Outcome& o) {
@@ -111,11 +136,10 @@ size_t greedy_pick(S& s, const std::vector<typename S::Move>& ms,
 }  // namespace detail
 
 /// Plays `games` seeded games from `start` under `policy`, stopping early
-/// (budget_hit) once `seconds` have passed (0: no limit). `is_pass` tells a
-/// pass move (for the "win on points" ending after two passes).
-template <Game S, class IsPass>
+/// (budget_hit) once `seconds` have passed (0: no limit).
+template <Game S>
 PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t seed, int max_plies,
-                          double seconds, IsPass is_pass) {
+                          double seconds) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
@@ -143,10 +167,9 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
       }
       ++st.decisions;
       st.choices += ms.size();
-      size_t i = policy == Policy::kRandom
-                     ? uniform_below(rng, static_cast<uint32_t>(ms.size()))
-                     : detail::greedy_pick(s, ms, replies, rng);
-      passes = is_pass(s, ms[i]) ? passes + 1 : 0;
+      size_t i = policy == Policy::kRandom ? uniform_below(rng, static_cast<uint32_t>(ms.size()))
+                                           : detail::greedy_pick(s, ms, replies, rng);
+      passes = detail::is_pass(ms[i]) ? passes + 1 : 0;
       s.apply(ms[i], u);
       ++ply;
     }

@@ -11,11 +11,20 @@ std::string html_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -40,8 +49,10 @@ void property_row(std::ostringstream& h, const std::string& name, const json& p)
   std::string holds = p["holds"].is_null() ? "not decided" : p["holds"] == true ? "holds" : "FAILS";
   std::string cls = p["holds"].is_null() ? "open" : p["holds"] == true ? "ok" : "hole";
   h << "<tr><td>" << name << "</td><td class=\"" << cls << "\">" << holds << "</td><td>";
-  if (!p["witness"].is_null()) h << "<code>" << html_escape(p["witness"].get<std::string>()) << "</code>";
-  if (p.contains("note")) h << " <span class=\"note\">" << html_escape(p["note"].get<std::string>()) << "</span>";
+  if (!p["witness"].is_null())
+    h << "<code>" << html_escape(p["witness"].get<std::string>()) << "</code>";
+  if (p.contains("note"))
+    h << " <span class=\"note\">" << html_escape(p["note"].get<std::string>()) << "</span>";
   h << "</td><td>" << p.value("positions", uint64_t{0}) << "</td><td><code>"
     << html_escape(p.value("command", std::string())) << "</code></td></tr>\n";
 }
@@ -60,10 +71,10 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
        "font-size:90%}\n"
     << "section{border-top:2px solid #888;margin-top:1.5em}pre{background:#f6f6f6;padding:.4em}\n"
     << ".diagram{display:inline-block;margin:.5em;vertical-align:top}\n</style></head><body>\n";
-  h << "<h1>Rule audit: " << html_escape(game) << "</h1>\n<p>Proofs on side "
-    << text_of(r["size"]) << ", playouts on side " << text_of(r["play_size"]) << " ("
-    << r["games_per_policy"].get<int>() << " games per policy, seed " << r["seed"].dump()
-    << "). Budget " << r["seconds_budget"].dump() << " s; the audit took ";
+  h << "<h1>Rule audit: " << html_escape(game) << "</h1>\n<p>Proofs on side " << text_of(r["size"])
+    << ", playouts on side " << text_of(r["play_size"]) << " (" << r["games_per_policy"].get<int>()
+    << " games per policy, seed " << r["seed"].dump() << "). Budget " << r["seconds_budget"].dump()
+    << " s; the audit took ";
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", r["seconds"].get<double>());
   h << secs << " s. A part that did not finish says so: nothing here is a guess.</p>\n";
@@ -73,9 +84,11 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     std::string rules;
     for (auto it = s["rules"].begin(); it != s["rules"].end(); ++it)
       rules += (rules.empty() ? "" : " ") + it.key() + "=" + it.value().get<std::string>();
-    h << "<section class=\"ruleset\" id=\"set" << i << "\"><h2>" << html_escape(s["label"].get<std::string>())
-      << ": <code>" << html_escape(rules) << "</code></h2>\n<h3>Verdict</h3><ul class=\"verdict\">\n";
-    for (const auto& v : s["verdict"]) h << "<li>" << html_escape(v.get<std::string>()) << "</li>\n";
+    h << "<section class=\"ruleset\" id=\"set" << i << "\"><h2>"
+      << html_escape(s["label"].get<std::string>()) << ": <code>" << html_escape(rules)
+      << "</code></h2>\n<h3>Verdict</h3><ul class=\"verdict\">\n";
+    for (const auto& v : s["verdict"])
+      h << "<li>" << html_escape(v.get<std::string>()) << "</li>\n";
     h << "</ul>\n<h3>Proved on the small board</h3>\n<table><tr><th>property</th><th>result</th>"
          "<th>witness</th><th>positions</th><th>reproduce</th></tr>\n";
     property_row(h, "termination", s["termination"]);
@@ -85,25 +98,28 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     const auto& sol = s["solution"];
     h << "<p>Value under perfect play: <b>" << html_escape(text_of(sol["value"])) << "</b>"
       << (sol["complete"] == true ? "" : " (not complete)");
-    if (sol.contains("note")) h << " <span class=\"note\">" << html_escape(sol["note"].get<std::string>()) << "</span>";
-    if (sol.contains("command")) h << " — <code>" << html_escape(sol["command"].get<std::string>()) << "</code>";
+    if (sol.contains("note"))
+      h << " <span class=\"note\">" << html_escape(sol["note"].get<std::string>()) << "</span>";
+    if (sol.contains("command"))
+      h << " — <code>" << html_escape(sol["command"].get<std::string>()) << "</code>";
     h << "</p>\n";
     if (sol.contains("openings") && !sol["openings"].empty()) {
       h << "<table><tr><th>opening</th><th>value</th><th>pie</th></tr>\n";
       for (const auto& o : sol["openings"])
         h << "<tr><td>" << html_escape(o["move"].get<std::string>()) << "</td><td>"
-          << html_escape(text_of(o["value"])) << "</td><td>" << html_escape(o.value("pie", std::string("")))
-          << "</td></tr>\n";
+          << html_escape(text_of(o["value"])) << "</td><td>"
+          << html_escape(o.value("pie", std::string(""))) << "</td></tr>\n";
       h << "</table>\n";
     }
     if (s.contains("queries") && !s["queries"].empty()) {
       h << "<h3>Rule questions (Z3 specification)</h3>\n<table><tr><th>question</th><th>answer</th>"
            "<th>witness</th><th>reproduce</th></tr>\n";
       for (const auto& q : s["queries"]) {
-        std::string ans = q["result"].is_null() ? "not run"
-                          : q.value("proof", false)
-                              ? (q.value("proved", false) ? "proved (never fires / always holds)" : "refuted")
-                              : (q["result"] == "sat" ? "occurs" : "never occurs");
+        std::string ans =
+            q["result"].is_null() ? "not run"
+            : q.value("proof", false)
+                ? (q.value("proved", false) ? "proved (never fires / always holds)" : "refuted")
+                : (q["result"] == "sat" ? "occurs" : "never occurs");
         h << "<tr><td>" << html_escape(q["name"].get<std::string>()) << ": "
           << html_escape(q["summary"].get<std::string>()) << "</td><td>" << ans << "</td><td><code>"
           << html_escape(q.value("witness", std::string())) << "</code></td><td><code>"
@@ -115,33 +131,39 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
       const auto& d = s["differs_from_base"];
       h << "<h3>Where this rule set differs from the base rules</h3>\n<p>";
       if (d["found"] == true) {
-        h << "After <code>" << html_escape(d["record"].get<std::string>().empty() ? "(the start)" : d["record"].get<std::string>())
+        h << "After <code>"
+          << html_escape(d["record"].get<std::string>().empty() ? "(the start)"
+                                                                : d["record"].get<std::string>())
           << "</code>:</p><ul>\n";
         for (const auto& x : d["differs"]) {
           std::string mv = x["move"].is_null() ? "the result" : x["move"].get<std::string>();
           std::string da = x["default"].get<std::string>(), db = x["variant"].get<std::string>();
           if (da.find('\n') == std::string::npos)
-            h << "<li><code>" << html_escape(mv) << "</code>: " << html_escape(da) << " under the base rules, "
-              << html_escape(db) << " here</li>\n";
+            h << "<li><code>" << html_escape(mv) << "</code>: " << html_escape(da)
+              << " under the base rules, " << html_escape(db) << " here</li>\n";
           else
             h << "<li><code>" << html_escape(mv) << "</code> leads to different positions:"
-              << "<div class=\"diagram\">base<pre>" << html_escape(da) << "</pre></div><div class=\"diagram\">this rule set<pre>"
-              << html_escape(db) << "</pre></div></li>\n";
+              << "<div class=\"diagram\">base<pre>" << html_escape(da)
+              << "</pre></div><div class=\"diagram\">this rule set<pre>" << html_escape(db)
+              << "</pre></div></li>\n";
         }
         h << "</ul>\n";
       } else {
-        h << html_escape(text_of(d["found"]) + (d.contains("note") ? ": " + d["note"].get<std::string>() : ""))
+        h << html_escape(text_of(d["found"]) +
+                         (d.contains("note") ? ": " + d["note"].get<std::string>() : ""))
           << "</p>\n";
       }
     }
     h << "<h3>Measured on the recommended board (seeded playouts)</h3>\n<table><tr><th>policy</th>"
-         "<th>games</th><th>first player wins (95% CI)</th><th>endings</th><th>length (mean / median / max)</th>"
+         "<th>games</th><th>first player wins (95% CI)</th><th>endings</th><th>length (mean / "
+         "median / max)</th>"
          "<th>branching</th></tr>\n";
     for (const auto& p : s["playouts"]) {
-      h << "<tr><td>" << p["policy"].get<std::string>() << "</td><td>" << p["games"].get<int>() << "</td><td>";
+      h << "<tr><td>" << p["policy"].get<std::string>() << "</td><td>" << p["games"].get<int>()
+        << "</td><td>";
       if (!p["first_player_win_rate"].is_null())
-        h << pct(p["first_player_win_rate"].get<double>()) << " (" << pct(p["ci95"][0].get<double>()) << " – "
-          << pct(p["ci95"][1].get<double>()) << ")";
+        h << pct(p["first_player_win_rate"].get<double>()) << " ("
+          << pct(p["ci95"][0].get<double>()) << " – " << pct(p["ci95"][1].get<double>()) << ")";
       h << "</td><td>";
       for (auto it = p["endings"].begin(); it != p["endings"].end(); ++it)
         h << html_escape(it.key()) << ": " << it.value().dump() << "<br>";
@@ -155,13 +177,16 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
       char br[32];
       std::snprintf(br, sizeof br, "%.1f", p["branching"].get<double>());
       h << "</td><td>" << br << "</td></tr>\n";
-      if (p.contains("note")) h << "<tr><td colspan=\"6\" class=\"note\">" << html_escape(p["note"].get<std::string>()) << "</td></tr>\n";
+      if (p.contains("note"))
+        h << "<tr><td colspan=\"6\" class=\"note\">" << html_escape(p["note"].get<std::string>())
+          << "</td></tr>\n";
     }
     h << "</table>\n";
     if (i < diagrams.size() && !diagrams[i].empty()) {
       h << "<h3>Diagrams</h3>\n";
       for (const auto& d : diagrams[i])
-        h << "<div class=\"diagram\"><div>" << html_escape(d.title) << "</div>" << d.html << "</div>\n";
+        h << "<div class=\"diagram\"><div>" << html_escape(d.title) << "</div>" << d.html
+          << "</div>\n";
     }
     h << "</section>\n";
   }
