@@ -1,0 +1,177 @@
+// loom audit: the report's proved facts equal what `loom verify --property`
+// and `loom solve` give for the same board and rules (issue 18), the
+// playout figures add up, and bad arguments are exit-2 errors.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/common/cli_run.h"
+
+using loom::testing::last_json;
+using loom::testing::run;
+
+namespace {
+
+std::string temp_dir(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("loom-audit-" + name);
+  std::filesystem::remove_all(d);
+  return d.string();
+}
+
+/// The rule arguments of a report's rule set ("--rule k=v" for each option).
+std::vector<std::string> rule_args(const nlohmann::json& rules) {
+  std::vector<std::string> out;
+  for (auto it = rules.begin(); it != rules.end(); ++it)
+    out.insert(out.end(), {"--rule", it.key() + "=" + it.value().get<std::string>()});
+  return out;
+}
+
+/// Every proved fact of every rule set equals the one-off commands' answer.
+void check_against_commands(const std::string& game, const nlohmann::json& rep,
+                            const std::string& decisive_key) {
+  REQUIRE(rep["game"] == game);
+  REQUIRE(rep["size"] == 2);
+  for (const auto& rs : rep["rule_sets"]) {
+    INFO(rs["rules"].dump());
+    std::vector<std::string> base{"--size", "2"};
+    auto rules = rule_args(rs["rules"]);
+    base.insert(base.end(), rules.begin(), rules.end());
+    for (auto [prop, key] : {std::pair<std::string, std::string>{"termination", "termination"},
+                             {"drawless", decisive_key}}) {
+      std::vector<std::string> args{"verify", game, "--property", prop, "--json"};
+      args.insert(args.end(), base.begin(), base.end());
+      auto r = run(args);
+      REQUIRE(r.code == 0);
+      auto v = last_json(r.out);
+      const auto& part = rs[key];
+      CHECK(part["holds"] == v["holds"]);
+      CHECK(part["positions"] == v["positions"]);
+      if (v["holds"] == false) {
+        std::string want = v["record"].get<std::string>();
+        if (prop == "termination")
+          want += (want.empty() ? "" : " ") + v["cycle"].get<std::string>();
+        CHECK(part["witness"] == want);
+      } else {
+        CHECK(part["witness"].is_null());
+      }
+    }
+    std::vector<std::string> args{"solve", game, "--json"};
+    args.insert(args.end(), base.begin(), base.end());
+    auto s = run(args);
+    REQUIRE(s.code == 0);
+    auto v = last_json(s.out);
+    const auto& sol = rs["solution"];
+    CHECK(sol["complete"] == true);
+    CHECK(sol["value"] == v["value"]);
+    REQUIRE(sol["openings"].size() == v["openings"].size());
+    for (size_t i = 0; i < v["openings"].size(); ++i) {
+      CHECK(sol["openings"][i]["move"] == v["openings"][i]["move"]);
+      CHECK(sol["openings"][i]["value"] == v["openings"][i]["value"]);
+    }
+    for (const auto& p : rs["playouts"]) {
+      int games = p["games"].get<int>();
+      CHECK(games == 20);
+      CHECK(p["first_player_wins"].get<int>() + p["second_player_wins"].get<int>() +
+                p["no_winner"].get<int>() + p["cut_off"].get<int>() ==
+            games);
+      int endings = 0;
+      for (auto it = p["endings"].begin(); it != p["endings"].end(); ++it)
+        endings += it.value().get<int>();
+      CHECK(endings == games);
+      CHECK(p["ci95"][0].get<double>() <= p["first_player_win_rate"].get<double>());
+      CHECK(p["first_player_win_rate"].get<double>() <= p["ci95"][1].get<double>());
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("audit gadur side 2 with its variants equals verify and solve", "[audit]") {
+  auto dir = temp_dir("gadur");
+  auto r = run({"audit", "gadur", "--variants", "--out", dir, "--json", "--games", "20",
+                "--play-size", "3", "--no-queries"});
+  REQUIRE(r.code == 0);
+  auto rep = last_json(r.out);
+  REQUIRE(rep["rule_sets"].size() == 3);  // base, exception=subset, capture=merge-only
+  check_against_commands("gadur", rep, "drawless");
+  // RULES.md section 4: as written a lone stone recaptures at once (a loop);
+  // merge-only repairs it, and the report says so.
+  CHECK(rep["rule_sets"][0]["termination"]["holds"] == false);
+  const auto& mo = rep["rule_sets"][2];
+  CHECK(mo["label"] == "capture=merge-only");
+  CHECK(mo["termination"]["holds"] == true);
+  bool repair = false;
+  for (const auto& v : mo["verdict"]) repair |= v.get<std::string>().rfind("repairs", 0) == 0;
+  CHECK(repair);
+  // merge-only differs from the base rules at once: a lone stone beside a
+  // lone enemy stone no longer captures.
+  CHECK(mo["differs_from_base"]["found"] == true);
+  // The files: the same object on disk, and a page with every rule set.
+  std::ifstream jf(dir + "/report.json");
+  nlohmann::json on_disk = nlohmann::json::parse(jf);
+  CHECK(on_disk["rule_sets"] == rep["rule_sets"]);
+  std::ifstream hf(dir + "/report.html");
+  std::string html((std::istreambuf_iterator<char>(hf)), std::istreambuf_iterator<char>());
+  CHECK(html.find("<!DOCTYPE html>") == 0);
+  size_t sections = 0;
+  for (size_t at = 0; (at = html.find("class=\"ruleset\"", at)) != std::string::npos; ++at)
+    ++sections;
+  CHECK(sections == 3);
+  CHECK(html.find("<pre>") != std::string::npos);  // the cycle's diagram
+}
+
+TEST_CASE("audit enfargar and migong side 2 equal verify and solve", "[audit]") {
+  auto e = run({"audit", "enfargar", "--out", temp_dir("enfargar"), "--json", "--games", "20",
+                "--play-size", "3", "--no-queries"});
+  REQUIRE(e.code == 0);
+  check_against_commands("enfargar", last_json(e.out), "drawless");
+  auto m = run({"audit", "migong", "--out", temp_dir("migong"), "--json", "--games", "20",
+                "--play-size", "3", "--no-queries"});
+  REQUIRE(m.code == 0);
+  check_against_commands("migong", last_json(m.out), "decisive");
+}
+
+TEST_CASE("audit runs the Z3 rule questions with their commands", "[audit]") {
+  auto r = run({"audit", "gadur", "--out", temp_dir("gadurq"), "--json", "--games", "5",
+                "--play-size", "2"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  const auto& qs = rep["rule_sets"][0]["queries"];
+  REQUIRE(qs.size() == 2);  // loom verify --list-queries: two for gadur
+  for (const auto& q : qs) {
+    INFO(q.dump());
+    REQUIRE(q["result"].is_string());
+    auto v =
+        run({"verify", "gadur", "--size", "2", "--query", q["name"].get<std::string>(), "--json"});
+    REQUIRE(v.code == 0);
+    CHECK(q["result"] == last_json(v.out)["result"]);
+  }
+}
+
+TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]") {
+  auto r = run({"audit", "nardy", "--out", temp_dir("nardy"), "--json", "--games", "10", "--rule",
+                "end=last-roll", "--no-queries"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  const auto& rs = rep["rule_sets"][0];
+  CHECK(rs["termination"]["holds"].is_null());
+  CHECK(rs["termination"].contains("note"));
+  for (const auto& p : rs["playouts"]) {
+    CHECK(p["games"] == 10);
+    CHECK(p["first_player"] == "white");
+    CHECK(p["draws"].get<int>() + p["first_player_wins"].get<int>() +
+              p["second_player_wins"].get<int>() + p["cut_off"].get<int>() ==
+          10);
+  }
+}
+
+TEST_CASE("audit rejects bad arguments with one line and exit 2", "[audit]") {
+  loom::testing::check_bad_inputs({
+      {{"audit", "nosuchgame", "--out", temp_dir("x")}, "unknown game"},
+      {{"audit", "gadur", "--size", "1", "--out", temp_dir("x")}, "size"},
+      {{"audit", "gadur", "--rule", "capture=nope", "--out", temp_dir("x")}, "capture"},
+      {{"audit", "nardy", "--size", "3", "--out", temp_dir("x")}, "fixed board"},
+      {{"audit", "gadur", "--out", "/proc/loom-cannot-create/x"}, "--out"},
+  });
+}
