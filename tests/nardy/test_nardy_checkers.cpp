@@ -4,6 +4,8 @@
 // two readings differ. Diagrams as drawn by `loom show nardy`.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "model/common/errors.h"
 #include "model/common/rules.h"
 #include "tests/nardy/nardy_fixture.h"
@@ -94,19 +96,23 @@ TEST_CASE("checkers=K: bearing off, the end and mars read K", "[nardy][checkers]
   Position p = nardy_diagram(R"(
       13  14  15  16  17  18 |  19  20  21  22  23  24
        .   .   .   .   .   . |   .   .   .   .   .   .
-      2B   .   .   .   .   . |   .   .  1W   .  1W   .
+      2B   .   .   .   .   . |   .   .   .  1W   .  1W
       12  11  10   9   8   7 |   6   5   4   3   2   1
   )",
                              Color::kWhite);
-  // 3-1 bears both off: the game ends. Under K = 2 Black has borne off none:
-  // mars, 2 points; under K = 15 Black has borne off 13: oin.
+  // 3-1 can bear both off (3/off 1/off; 3/2 2/off also plays both dice and
+  // leaves the one on 1): the game ends. Under K = 2 Black has borne off
+  // none: mars, 2 points; under K = 15 Black has borne off 13: oin.
   auto kids = testing::children_of(p, "31", with_k(2));
-  REQUIRE(kids.size() == 1);
-  CHECK(kids[0].turn.text() == "3/off 1/off");
-  CHECK(result(kids[0].position, with_k(2)) == Result{Result::Kind::kWhiteWins, 2});
-  CHECK(result(kids[0].position, {}) == Result{Result::Kind::kWhiteWins, 1});
+  REQUIRE(kids.size() == 2);
+  auto won = std::find_if(kids.begin(), kids.end(),
+                          [](const Child& c) { return c.position.on_board(Color::kWhite) == 0; });
+  REQUIRE(won != kids.end());
+  CHECK(won->turn.text() == "1/off 3/off");
+  CHECK(result(won->position, with_k(2)) == Result{Result::Kind::kWhiteWins, 2});
+  CHECK(result(won->position, {}) == Result{Result::Kind::kWhiteWins, 1});
   // Black with one of its 2 borne off: oin also under K = 2.
-  Position q = kids[0].position;
+  Position q = won->position;
   q.set(12, -1);
   CHECK(result(q, with_k(2)) == Result{Result::Kind::kWhiteWins, 1});
 }

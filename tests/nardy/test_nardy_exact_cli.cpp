@@ -117,7 +117,7 @@ TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nard
   CHECK(j["states"].get<uint64_t>() > 0);
 }
 
-TEST_CASE("solve nardy: a database build killed by SIGKILL resumes", "[nardy][exact][cli]") {
+TEST_CASE("solve nardy: a database build killed by SIGKILL resumes", "[nardy][exact][cli][.slow]") {
   // N = 9 (5,005 homes, 25 M pairs, about 6 chunks of 4 Mi pairs): the
   // child is killed once two chunks are on disk; a second run resumes from
   // them and gives the answer of a build in process.
