@@ -47,6 +47,9 @@ void print_value(const Position& p, const Options& opt, double p_win, double poi
     for (const auto& t : turns)
       out << "  " << fixed(t.p_win) << "  " << (t.turn.size ? t.turn.text() : "(no move)") << "  "
           << t.position.to_string() << "\n";
+    if (extra.contains("race_turn"))
+      out << "fewest expected turns: " << extra["race_turn"].get<std::string>() << " (p_win "
+          << fixed(extra["race_p_win"].get<double>()) << ")\n";
   }
   if (!a.json) return;
   json j{{"game", "nardy"}, {"rules", rules_json(opt)}, {"position", p.to_string()},
@@ -155,8 +158,6 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
         if (exact::home_index(*exact::home_of(t.position, p.to_move())) == race) {
           extra["race_turn"] = t.turn.text();
           extra["race_p_win"] = t.p_win;
-          out << "fewest expected turns: " << t.turn.text() << " (p_win " << fixed(t.p_win)
-              << ")\n";
           break;
         }
     }
