@@ -123,9 +123,10 @@ bool legal_pair(const Config& m, const Config& o, int k) {
 FewCheckers FewCheckers::solve(const Options& opt, int threads) {
   const int k = opt.checkers;
   if (k < 1 || k > kMaxK)
-    throw InputError("loom solve nardy solves the whole game for checkers=1.." +
-                     std::to_string(kMaxK) + " (checkers=" + std::to_string(k) +
-                     " has C(K+24,K)^2 states; see docs/nardy-exact.md)");
+    throw InputError(
+        "Long Nardy is a dice game: the whole game is solved exactly for checkers=1.." +
+        std::to_string(kMaxK) + " (checkers=" + std::to_string(k) +
+        " has C(K+24,K)^2 states; see docs/nardy-exact.md)");
   if (opt.last_roll) throw InputError("the few-checker solver does not handle end=last-roll");
   auto t0 = std::chrono::steady_clock::now();
   FewCheckers f;
