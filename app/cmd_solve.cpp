@@ -6,7 +6,9 @@
 #include <thread>
 
 #include "app/command.h"
+#include "app/solve_nardy.h"
 #include "app/solve_output.h"
+#include "app/typed_game.h"
 #include "model/common/errors.h"
 
 namespace loom {
@@ -23,6 +25,7 @@ struct SolveArgs {
   bool no_symmetry = false;
   bool no_pv = false;
   int threads = 0;  ///< 0: one per core, at most 8
+  std::string db;   ///< nardy: bear-off database directory
 };
 
 int default_threads() {
@@ -41,8 +44,11 @@ std::vector<CommandSpec> solve_commands() {
   return {{"solve", "solve a position exactly: value, every opening up to symmetry, best play",
            [](CLI::App* cmd) {
              auto ga = std::make_shared<GameArgs>();
-             ga->add_to(cmd);
+             ga->add_to(cmd, /*with_dice=*/true);
              auto a = std::make_shared<SolveArgs>();
+             cmd->add_option("--db", a->db,
+                             "nardy: bear-off database directory (default: $XDG_CACHE_HOME/loom "
+                             "or ~/.cache/loom)");
              cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
              cmd->add_flag("--pie", a->pie,
                            "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
@@ -86,6 +92,25 @@ std::vector<CommandSpec> solve_commands() {
                                                       : Method::kAuto;
                if (ga->given("--checkpoint") && o.checkpoint.empty())
                  throw InputError("--checkpoint needs a file name");
+               if (ga->game == "nardy") {
+                 // Long Nardy: expectations by the exact solvers in solver/nardy/.
+                 NardySolveArgs na;
+                 na.position_given = ga->given("--position");
+                 if (ga->given("--dice")) na.dice = nardy::Roll::parse(ga->dice);
+                 na.json = a->json;
+                 na.db_dir = a->db;
+                 na.threads = a->threads > 0 ? a->threads : std::min(2, default_threads());
+                 na.stop_after = static_cast<int>(std::min<uint64_t>(o.stop_after, 1u << 30));
+                 na.tty = progress_stream(err);
+                 auto g = ga->build();
+                 visit_state(*g, [&](const auto& s) {
+                   if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s)>, NardyGame>)
+                     solve_nardy(s, na, out, err);
+                 });
+                 return;
+               }
+               if (ga->given("--dice")) throw InputError("--dice is only used by nardy");
+               if (ga->given("--db")) throw InputError("--db is only used by nardy");
                auto g = ga->build();
                o.symmetry = !a->no_symmetry;
                o.pv = !a->no_pv;

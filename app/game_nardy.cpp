@@ -10,7 +10,7 @@
 
 namespace loom {
 
-NardyGame::NardyGame(nardy::Options opt) : opt_(opt) {}
+NardyGame::NardyGame(nardy::Options opt) : opt_(opt), pos_(nardy::Position::start(opt.checkers)) {}
 
 const std::string& NardyGame::game_name() const {
   static const std::string name = "nardy";
@@ -77,8 +77,8 @@ std::string NardyGame::score_report() const {
   auto res = nardy::result(pos_, opt_);
   std::string out = "result: " + res.text() + "\n";
   for (Color c : {Color::kWhite, Color::kBlack})
-    out += std::string(color_name(c)) + ": " + std::to_string(pos_.borne_off(c)) + " borne off, " +
-           std::to_string(pos_.pips(c)) + " pips\n";
+    out += std::string(color_name(c)) + ": " + std::to_string(pos_.borne_off(c, opt_.checkers)) +
+           " borne off, " + std::to_string(pos_.pips(c)) + " pips\n";
   return out;
 }
 
@@ -110,8 +110,9 @@ std::string draw_nardy(const nardy::Position& p, const nardy::Options& opt) {
   std::string out = top_l + "\n" + top_c + "\n" + bot_c + "\n" + bot_l + "\n";
   for (Color c : {Color::kWhite, Color::kBlack}) {
     out += c == Color::kWhite ? "White (W): " : "Black (B): ";
-    out += std::to_string(p.on_board(c)) + " on the board, " + std::to_string(p.borne_off(c)) +
-           " borne off, " + std::to_string(p.pips(c)) + " pips; ";
+    out += std::to_string(p.on_board(c)) + " on the board, " +
+           std::to_string(p.borne_off(c, opt.checkers)) + " borne off, " +
+           std::to_string(p.pips(c)) + " pips; ";
     out +=
         c == Color::kWhite ? "moves 24 -> 1, home 1-6\n" : "moves 12 -> 1, 24 -> 13, home 18-13\n";
   }
@@ -120,7 +121,7 @@ std::string draw_nardy(const nardy::Position& p, const nardy::Options& opt) {
     out += "game over: " + res.text() + "\n";
   } else {
     out += std::string(color_name(p.to_move())) + " to move";
-    if (p.first_turn()) out += " (first turn)";
+    if (p.first_turn(opt.checkers)) out += " (first turn)";
     if (opt.last_roll && p.on_board(Color::kWhite) == 0) out += " (last roll: end=last-roll)";
     out += "\n";
   }

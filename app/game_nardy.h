@@ -44,7 +44,7 @@ class NardyGame : public AnyGame {
 
  private:
   nardy::Options opt_;
-  nardy::Position pos_ = nardy::Position::start();
+  nardy::Position pos_;
   std::optional<nardy::Roll> roll_;
 };
 

@@ -293,8 +293,8 @@ struct TurnGenerator::Impl {
     for (int d = 1; d <= 6; ++d) land_ok[d] = ~(opp_mask >> d) & ((1u << (kOffRoute - d)) - 1);
     head0 = root.c[0];
     const bool exception = roll.is_double() && (roll.hi == 3 || roll.hi == 4 || roll.hi == 6);
-    head_limit = head0 == kCheckers && exception ? 2 : 1;
-    block_active = opp_on == kCheckers;
+    head_limit = head0 == opt.checkers && exception ? 2 : 1;
+    block_active = opp_on >= opt.checkers;  // the opponent has borne off none
     if (block_active) {
       uint32_t oq = ((opp_mask << 12) | (opp_mask >> 12)) & kBoardMask;
       int h = 31 - std::countl_zero(oq);  // the opponent's most advanced checker

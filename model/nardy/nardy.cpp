@@ -17,6 +17,9 @@ std::vector<RuleSpec> Options::specs() {
        {"first-off", "last-roll"},
        "first-off: the first to bear off 15 wins; last-roll: Black answers White's last turn and "
        "draws by bearing off all 15 on it"},
+      {"checkers",
+       {"15", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"},
+       "checkers a side (1..15); every rule that says 15 reads this number"},
   };
 }
 
@@ -24,12 +27,14 @@ Options Options::from(const RuleSet& rules) {
   Options o;
   o.block_end_of_turn = rules.is("block", "end-of-turn");
   o.last_roll = rules.is("end", "last-roll");
+  o.checkers = std::stoi(rules.get("checkers"));
   return o;
 }
 
 std::string Options::to_string() const {
   return std::string("block=") + (block_end_of_turn ? "end-of-turn" : "every-step") +
-         " end=" + (last_roll ? "last-roll" : "first-off");
+         " end=" + (last_roll ? "last-roll" : "first-off") +
+         " checkers=" + std::to_string(checkers);
 }
 
 std::string Roll::name() const {
@@ -68,10 +73,10 @@ std::string Turn::text() const {
   return out;
 }
 
-Position Position::start() {
+Position Position::start(int checkers) {
   Position p;
-  p.pts_[23] = kCheckers;
-  p.pts_[11] = -kCheckers;
+  p.pts_[23] = static_cast<int8_t>(checkers);
+  p.pts_[11] = static_cast<int8_t>(-checkers);
   p.to_move_ = Color::kWhite;
   return p;
 }
@@ -139,9 +144,9 @@ int Position::pips(Color c) const {
   return n;
 }
 
-bool Position::first_turn() const {
+bool Position::first_turn(int checkers) const {
   Color c = to_move_;
-  return count(c, point_of(c, 0)) == kCheckers;
+  return count(c, point_of(c, 0)) == checkers;
 }
 
 Position Position::mirrored() const {
@@ -219,9 +224,9 @@ std::string Result::text() const {
 
 Result result(const Position& p, const Options& opt) {
   int w = p.on_board(Color::kWhite), b = p.on_board(Color::kBlack);
-  auto win = [](Color c, int loser_on_board) {
+  auto win = [&](Color c, int loser_on_board) {
     return Result{c == Color::kWhite ? Result::Kind::kWhiteWins : Result::Kind::kBlackWins,
-                  loser_on_board == kCheckers ? 2 : 1};
+                  loser_on_board >= opt.checkers ? 2 : 1};
   };
   if (w == 0 && b == 0) return Result{Result::Kind::kDraw, 0};  // end=last-roll draw
   if (b == 0) return win(Color::kBlack, w);
@@ -236,10 +241,15 @@ Result result(const Position& p, const Options& opt) {
 std::string check_playable(const Position& p, const Options& opt) {
   std::string bad = p.check_invariants();
   if (!bad.empty()) return bad;
+  for (Color c : {Color::kWhite, Color::kBlack})
+    if (p.on_board(c) > opt.checkers)
+      return std::string(c == Color::kWhite ? "White" : "Black") + " has " +
+             std::to_string(p.on_board(c)) +
+             " checkers on the board, more than checkers=" + std::to_string(opt.checkers);
   if (p.on_board(Color::kWhite) == 0 && p.on_board(Color::kBlack) == 0 &&
       !(opt.last_roll && p.to_move() == Color::kWhite))
-    return "both sides have borne off all 15 (only the end=last-roll draw, White to move, "
-           "has that)";
+    return "both sides have borne off all " + std::to_string(opt.checkers) +
+           " (only the end=last-roll draw, White to move, has that)";
   return "";
 }
 

@@ -40,9 +40,12 @@ constexpr int point_of(Color c, int route) {
 struct Options {
   bool block_end_of_turn = false;  ///< block=end-of-turn: only the turn's final position
   bool last_roll = false;          ///< end=last-roll: Black answers White's last turn
+  /// checkers=K (1..15): checkers a side; every rule that says 15 reads K
+  /// (first turn, bearing off, end, mars).
+  int checkers = kCheckers;
   static std::vector<RuleSpec> specs();
   static Options from(const RuleSet& rules);
-  /// "block=... end=..." with every option, defaults included.
+  /// "block=... end=... checkers=K" with every option, defaults included.
   std::string to_string() const;
 };
 
@@ -83,8 +86,9 @@ struct Turn {
 /// (kCheckers minus the checkers on the board).
 class Position {
  public:
-  /// Both sides on their heads, White to move (RULES.md section 6).
-  static Position start();
+  /// Both sides on their heads with `checkers` each, White to move (RULES.md
+  /// section 6; checkers=K).
+  static Position start(int checkers = kCheckers);
   /// Parses "S:c1,...,c24" (CONVENTIONS.md). Throws InputError if malformed
   /// or if a side has more than 15 checkers.
   static Position parse(std::string_view text);
@@ -99,11 +103,13 @@ class Position {
     return c == Color::kWhite ? (v > 0 ? v : 0) : (v < 0 ? -v : 0);
   }
   int on_board(Color c) const;
-  int borne_off(Color c) const { return kCheckers - on_board(c); }
+  /// Borne-off checkers of c when a side has `checkers` (checkers=K).
+  int borne_off(Color c, int checkers = kCheckers) const { return checkers - on_board(c); }
   /// Sum over c's checkers of the distance to bearing off (route 24 - r).
   int pips(Color c) const;
-  /// All 15 of the side to move on its head (RULES.md section 7).
-  bool first_turn() const;
+  /// All 15 (checkers=K: all K) of the side to move on its head (RULES.md
+  /// section 7).
+  bool first_turn(int checkers = kCheckers) const;
 
   /// Colours swapped and every point shifted by 12; the side to move swaps too.
   Position mirrored() const;
@@ -149,8 +155,9 @@ struct Result {
 /// result().over(); they have no turns.
 Result result(const Position& p, const Options& opt);
 
-/// "" if `p` can stand in a game under `opt`, else why not: both sides with
-/// every checker off is only the end=last-roll draw (White to move).
+/// "" if `p` can stand in a game under `opt`, else why not: no side has more
+/// than opt.checkers on the board, and both sides with every checker off is
+/// only the end=last-roll draw (White to move).
 std::string check_playable(const Position& p, const Options& opt);
 
 }  // namespace loom::nardy

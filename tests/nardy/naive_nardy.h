@@ -22,6 +22,7 @@ namespace naive_nardy {
 struct Rules {
   bool block_end_of_turn = false;  // block=end-of-turn
   bool last_roll = false;          // end=last-roll
+  int checkers = 15;               // checkers=K: every "15" of the rules reads K
 };
 
 struct Pos {
@@ -117,10 +118,10 @@ struct Value {
 inline Value value(const Pos& s, const Rules& rules) {
   int w = on_board(s, 'W'), b = on_board(s, 'B');
   if (w == 0 && b == 0) return {"draw", 0};
-  if (b == 0) return {"black", w == 15 ? 2 : 1};
+  if (b == 0) return {"black", w == rules.checkers ? 2 : 1};
   if (w == 0) {
     if (rules.last_roll && s.turn == 'B') return {};  // Black's last roll
-    return {"white", b == 15 ? 2 : 1};
+    return {"white", b == rules.checkers ? 2 : 1};
   }
   return {};
 }
@@ -129,9 +130,9 @@ inline Value value(const Pos& s, const Rules& rules) {
 // consecutive points (along the opponent's route, no wrap) held by `me` needs
 // an opposing checker strictly further along that route than the run's end,
 // unless the opponent has borne off a checker.
-inline bool block_ok(const Pos& s, char me) {
+inline bool block_ok(const Pos& s, char me, int checkers = 15) {
   char them = opponent(me);
-  if (on_board(s, them) < 15) return true;
+  if (on_board(s, them) < checkers) return true;
   int run = 0;
   for (int q = 0; q < 24; ++q) {
     bool held = mine(s, me, point_at(them, q)) > 0;
@@ -163,7 +164,7 @@ class Generator {
   std::vector<Sequence> all_sequences(const Pos& s, int a, int b) const {
     std::vector<int> dice = a == b ? std::vector<int>{a, a, a, a} : std::vector<int>{a, b};
     char me = s.turn;
-    bool first_turn = mine(s, me, point_at(me, 0)) == 15;
+    bool first_turn = mine(s, me, point_at(me, 0)) == rules_.checkers;
     head_limit_ = (a == b && (a == 6 || a == 4 || a == 3) && first_turn) ? 2 : 1;
     std::vector<Sequence> out;
     Sequence cur;
@@ -200,7 +201,7 @@ class Generator {
       next.pt[to] += sign;
       text = std::to_string(from) + "/" + std::to_string(to);
     }
-    if (!rules_.block_end_of_turn && !block_ok(next, me)) return false;
+    if (!rules_.block_end_of_turn && !block_ok(next, me, rules_.checkers)) return false;
     return true;
   }
 
@@ -216,7 +217,8 @@ class Generator {
     // to it: it stays a candidate even on a given board that already holds
     // an illegal block.
     for (const auto& q : seqs)
-      if (!rules_.block_end_of_turn || q.steps.empty() || block_ok(q.end, s.turn)) ok.push_back(&q);
+      if (!rules_.block_end_of_turn || q.steps.empty() || block_ok(q.end, s.turn, rules_.checkers))
+        ok.push_back(&q);
     auto count = [&](const Sequence* q) { return q->won ? total : (int)q->steps.size(); };
     int most = 0;
     for (auto* q : ok) most = std::max(most, count(q));

@@ -33,7 +33,7 @@ std::vector<std::string> naive_lines(const naive_nardy::Generator& n, const Posi
 }
 
 naive_nardy::Rules naive_rules(const Options& o) {
-  return {o.block_end_of_turn, o.last_roll};
+  return {o.block_end_of_turn, o.last_roll, o.checkers};
 }
 
 Roll random_roll(uint64_t& s) {
@@ -104,7 +104,7 @@ int longest_run(const Position& p, Color me) {
 std::string random_game(uint64_t seed, const Options& opt, int all_every, bool blocky, Seen& seen) {
   TurnGenerator g(opt);
   naive_nardy::Generator n(naive_rules(opt));
-  Position p = Position::start();
+  Position p = Position::start(opt.checkers);
   uint64_t s = seed;
   std::vector<Position> kids;
   for (int turn = 0; turn < 400 && !result(p, opt).over(); ++turn) {
@@ -274,6 +274,26 @@ void every_rule(int games, int all_every) {
 
 TEST_CASE("random games reach every rule (seeded)", "[nardy][reference]") {
   every_rule(3, 12);
+}
+
+TEST_CASE("checkers=K: games agree with the naive reference (seeded)", "[nardy][reference]") {
+  // Every rule that says 15 reads K; the naive reference reads Rules::checkers.
+  int wins = 0, positions = 0;
+  for (int k : {1, 2, 3, 5, 8})
+    for (int variant = 0; variant < 4; ++variant)
+      for (int game = 1; game <= 2; ++game) {
+        Options opt{.block_end_of_turn = (variant & 1) != 0,
+                    .last_roll = (variant & 2) != 0,
+                    .checkers = k};
+        Seen seen;
+        INFO("checkers=" << k << " " << opt.to_string() << " game " << game);
+        CHECK(random_game(static_cast<uint64_t>(k * 1000 + variant * 10 + game), opt, 3,
+                          game % 2 == 0, seen) == "");
+        wins += static_cast<int>(seen.wins);
+        positions += static_cast<int>(seen.positions);
+      }
+  CHECK(wins == 5 * 4 * 2);  // every game finishes
+  CHECK(positions > 400);
 }
 
 TEST_CASE("random games reach every rule (seeded, many)", "[nardy][reference][.slow]") {

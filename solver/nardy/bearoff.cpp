@@ -1,0 +1,655 @@
+#include "solver/nardy/bearoff.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "model/common/errors.h"
+
+namespace loom::nardy::exact {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// C(n, k) for n < 32, k <= 6.
+constexpr auto kBinom = [] {
+  std::array<std::array<uint32_t, 7>, 32> t{};
+  for (int n = 0; n < 32; ++n) {
+    t[n][0] = 1;
+    for (int k = 1; k <= 6; ++k) t[n][k] = n == 0 ? 0 : t[n - 1][k - 1] + t[n - 1][k];
+  }
+  return t;
+}();
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+uint32_t home_count(int n) {
+  return kBinom[static_cast<size_t>(n + 6)][6];
+}
+
+uint32_t home_index(const Home& h) {
+  uint32_t idx = 0;
+  int x = -1;
+  for (int i = 0; i < kHomePoints; ++i) {
+    x += h[static_cast<size_t>(i)] + 1;
+    idx += kBinom[static_cast<size_t>(x)][static_cast<size_t>(i + 1)];
+  }
+  return idx;
+}
+
+Home home_at(uint32_t index) {
+  // Colex unranking: the largest x with C(x, k) <= rest, for k = 6..1.
+  std::array<int, kHomePoints> x{};
+  uint32_t rest = index;
+  for (int k = kHomePoints; k >= 1; --k) {
+    int v = k - 1;
+    while (kBinom[static_cast<size_t>(v + 1)][static_cast<size_t>(k)] <= rest) ++v;
+    x[static_cast<size_t>(k - 1)] = v;
+    rest -= kBinom[static_cast<size_t>(v)][static_cast<size_t>(k)];
+  }
+  Home h{};
+  int prev = -1;
+  for (int i = 0; i < kHomePoints; ++i) {
+    h[static_cast<size_t>(i)] = static_cast<uint8_t>(x[static_cast<size_t>(i)] - prev - 1);
+    prev = x[static_cast<size_t>(i)];
+  }
+  return h;
+}
+
+int home_checkers(const Home& h) {
+  int n = 0;
+  for (uint8_t c : h) n += c;
+  return n;
+}
+
+int home_pips(const Home& h) {
+  int n = 0;
+  for (int d = 1; d <= kHomePoints; ++d) n += d * h[static_cast<size_t>(d - 1)];
+  return n;
+}
+
+std::optional<Home> home_of(const Position& p, Color c) {
+  Home h{};
+  for (int point = 1; point <= kPoints; ++point) {
+    int n = p.count(c, point);
+    if (!n) continue;
+    int dist = kOffRoute - route_of(c, point);
+    if (dist > kHomePoints) return std::nullopt;
+    h[static_cast<size_t>(dist - 1)] = static_cast<uint8_t>(n);
+  }
+  return h;
+}
+
+Position home_position(const Home& white, const Home& black, Color to_move) {
+  Position p;
+  for (int d = 1; d <= kHomePoints; ++d) {
+    if (white[static_cast<size_t>(d - 1)]) p.set(d, white[static_cast<size_t>(d - 1)]);
+    if (black[static_cast<size_t>(d - 1)]) p.set(12 + d, -black[static_cast<size_t>(d - 1)]);
+  }
+  p.set_to_move(to_move);
+  return p;
+}
+
+std::optional<std::pair<Home, Home>> bearoff_homes(const Position& p) {
+  auto me = home_of(p, p.to_move());
+  auto them = home_of(p, other(p.to_move()));
+  if (!me || !them) return std::nullopt;
+  return std::make_pair(*me, *them);
+}
+
+// ---- Successors ----
+
+Successors::Successors() {
+  auto t0 = std::chrono::steady_clock::now();
+  // White's home on points 1-6; one Black checker on 13 (Black's 1 point).
+  // Within home the moves of a side do not depend on the other side: the
+  // landing points 1-6 never hold a Black checker, the head rule concerns
+  // point 24 only, and a White run of 6 (points 1-6 are Black's route
+  // 6..11) always has Black's home checkers further along (route 18-23),
+  // so the block rule never forbids a step. The test "successors do not
+  // depend on the opponent's home" checks this against other Black homes.
+  const Home lone_black = {1, 0, 0, 0, 0, 0};
+  std::vector<std::vector<uint16_t>> lists(size_t{kHomePositions} * kRolls);
+  auto work = [&](uint32_t from, uint32_t to) {
+    TurnGenerator gen;
+    std::vector<Position> out;
+    for (uint32_t i = from; i < to; ++i) {
+      if (i == 0) continue;  // nothing to move: the game is over
+      Position p = home_position(home_at(i), lone_black, Color::kWhite);
+      for (int r = 0; r < kRolls; ++r) {
+        gen.positions(p, all_rolls()[static_cast<size_t>(r)], out);
+        auto& l = lists[size_t{i} * kRolls + static_cast<size_t>(r)];
+        for (const Position& q : out) {
+          auto h = home_of(q, Color::kWhite);
+          if (!h) throw std::logic_error("bear-off successor left home");
+          l.push_back(static_cast<uint16_t>(home_index(*h)));
+        }
+        std::sort(l.begin(), l.end());
+        l.erase(std::unique(l.begin(), l.end()), l.end());
+      }
+    }
+  };
+  std::thread other_half(work, kHomePositions / 2, kHomePositions);
+  work(0, kHomePositions / 2);
+  other_half.join();
+  start_.resize(lists.size() + 1);
+  size_t total = 0;
+  for (size_t k = 0; k < lists.size(); ++k) {
+    start_[k] = static_cast<uint32_t>(total);
+    total += lists[k].size();
+  }
+  start_[lists.size()] = static_cast<uint32_t>(total);
+  list_.reserve(total);
+  for (const auto& l : lists) list_.insert(list_.end(), l.begin(), l.end());
+  seconds_ = seconds_since(t0);
+}
+
+const Successors& Successors::get() {
+  static const Successors s;
+  return s;
+}
+
+// ---- One-sided ----
+
+namespace {
+/// Homes in increasing pips (then index): every successor comes first.
+const std::vector<uint32_t>& by_pips() {
+  static const std::vector<uint32_t> order = [] {
+    std::vector<uint32_t> o(kHomePositions);
+    for (uint32_t i = 0; i < kHomePositions; ++i) o[i] = i;
+    std::vector<int> pips(kHomePositions);
+    for (uint32_t i = 0; i < kHomePositions; ++i) pips[i] = home_pips(home_at(i));
+    std::stable_sort(o.begin(), o.end(), [&](uint32_t a, uint32_t b) { return pips[a] < pips[b]; });
+    return o;
+  }();
+  return order;
+}
+}  // namespace
+
+OneSided::OneSided() {
+  auto t0 = std::chrono::steady_clock::now();
+  const Successors& s = Successors::get();
+  all_.assign(size_t{kHomePositions} * kMaxTurns, 0.f);
+  first_.assign(size_t{kHomePositions} * kMaxTurns, 0.f);
+  mean_all_.assign(kHomePositions, 0.0);
+  mean_first_.assign(kHomePositions, 0.0);
+  std::vector<int> count(kHomePositions);
+  for (uint32_t i = 0; i < kHomePositions; ++i) count[i] = home_checkers(home_at(i));
+  std::vector<double> acc_all(kMaxTurns), acc_first(kMaxTurns);
+  all_[0] = 1.f;    // the empty home: done in 0 turns
+  first_[0] = 1.f;  // (no checker to bear off: counted as done)
+  for (uint32_t a : by_pips()) {
+    if (a == 0) continue;
+    std::fill(acc_all.begin(), acc_all.end(), 0.0);
+    std::fill(acc_first.begin(), acc_first.end(), 0.0);
+    double m_all = 1, m_first = 1;
+    for (int r = 0; r < kRolls; ++r) {
+      const double w = roll_weight(r) / 36.0;
+      auto succ = s.of(a, r);
+      uint32_t best = succ[0], best_first = succ[0];
+      bool off = false;
+      for (uint16_t x : succ) {
+        if (mean_all_[x] < mean_all_[best]) best = x;
+        if (count[x] < count[a]) off = true;
+        if (mean_first_[x] < mean_first_[best_first]) best_first = x;
+      }
+      m_all += w * mean_all_[best];
+      const float* d = all_.data() + size_t{best} * kMaxTurns;
+      for (int t = 1; t < kMaxTurns; ++t) acc_all[t] += w * d[t - 1];
+      if (off) {
+        acc_first[1] += w;
+      } else {
+        m_first += w * mean_first_[best_first];
+        const float* f = first_.data() + size_t{best_first} * kMaxTurns;
+        for (int t = 1; t < kMaxTurns; ++t) acc_first[t] += w * f[t - 1];
+      }
+    }
+    float* d = all_.data() + size_t{a} * kMaxTurns;
+    float* f = first_.data() + size_t{a} * kMaxTurns;
+    for (int t = 0; t < kMaxTurns; ++t) {
+      d[t] = static_cast<float>(acc_all[t]);
+      f[t] = static_cast<float>(acc_first[t]);
+    }
+    if (d[kMaxTurns - 1] != 0.f) throw std::logic_error("bear-off longer than kMaxTurns");
+    mean_all_[a] = m_all;
+    mean_first_[a] = m_first;
+  }
+  seconds_ = seconds_since(t0);
+}
+
+const OneSided& OneSided::get() {
+  static const OneSided o;
+  return o;
+}
+
+uint32_t OneSided::best_race_move(uint32_t home, int roll) const {
+  auto succ = Successors::get().of(home, roll);
+  uint32_t best = succ[0];
+  for (uint16_t x : succ)
+    if (mean_all_[x] < mean_all_[best]) best = x;
+  return best;
+}
+
+// ---- Two-sided ----
+
+namespace detail {
+
+/// The pairs of one database in evaluation order: layer s = pips(a) +
+/// pips(b); within a layer, b in by_pips() order, then a in by_pips() order
+/// among the homes with pips s - pips(b).
+struct Layout {
+  int n = 0;
+  uint32_t size = 0;
+  int max_pips = 0;
+  std::vector<uint32_t> order;       ///< the homes of this N in by_pips() order
+  std::vector<uint32_t> bucket;      ///< bucket[p]..bucket[p+1]: order[] with pips p
+  std::vector<int> pips;             ///< per home
+  std::vector<uint64_t> layer_size;  ///< pairs per layer
+
+  explicit Layout(int n_) : n(n_), size(home_count(n_)), max_pips(6 * n_) {
+    for (uint32_t h : by_pips())
+      if (h < size) order.push_back(h);
+    pips.resize(size);
+    for (uint32_t i = 0; i < size; ++i) pips[i] = home_pips(home_at(i));
+    bucket.assign(static_cast<size_t>(max_pips) + 2, 0);
+    for (uint32_t h : order) ++bucket[static_cast<size_t>(pips[h]) + 1];
+    for (int p = 0; p <= max_pips; ++p)
+      bucket[static_cast<size_t>(p) + 1] += bucket[static_cast<size_t>(p)];
+    layer_size.assign(static_cast<size_t>(2 * max_pips) + 1, 0);
+    for (int pa = 0; pa <= max_pips; ++pa)
+      for (int pb = 0; pb <= max_pips; ++pb)
+        layer_size[static_cast<size_t>(pa + pb)] +=
+            uint64_t{bucket[static_cast<size_t>(pa) + 1] - bucket[static_cast<size_t>(pa)]} *
+            (bucket[static_cast<size_t>(pb) + 1] - bucket[static_cast<size_t>(pb)]);
+  }
+  int layers() const { return 2 * max_pips + 1; }
+  /// Calls f(a, b) for every pair of layer s in evaluation order.
+  template <class F>
+  void for_each(int s, F&& f) const {
+    for (uint32_t b : order) {
+      int pa = s - pips[b];
+      if (pa < 0) break;
+      if (pa > max_pips) continue;
+      for (uint32_t k = bucket[static_cast<size_t>(pa)]; k < bucket[static_cast<size_t>(pa) + 1];
+           ++k)
+        f(order[k], b);
+    }
+  }
+};
+
+}  // namespace detail
+using detail::Layout;
+
+namespace {
+
+uint64_t checksum(const void* data, size_t bytes, uint64_t h = 0x9E3779B97F4A7C15ull) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+constexpr char kMagic[8] = {'L', 'O', 'O', 'M', 'N', 'B', 'O', '2'};
+constexpr char kChunkMagic[8] = {'L', 'O', 'O', 'M', 'N', 'B', 'C', '2'};
+constexpr uint32_t kFormatVersion = 1;
+/// The rules the table is valid for (checked on load).
+constexpr char kRules[48] = "long-nardy bear-off; mars at checkers=N";
+
+struct FileHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t n;
+  uint32_t size;
+  uint32_t reserved;
+  uint64_t payload_bytes;
+  uint64_t checksum;
+  char rules[48];
+};
+static_assert(sizeof(FileHeader) == 88);
+
+struct ChunkHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t n;
+  uint32_t s0, s1;  ///< layers [s0, s1)
+  uint64_t pairs;
+  uint64_t checksum;
+};
+static_assert(sizeof(ChunkHeader) == 40);
+
+/// Pairs per chunk file (a group of whole layers of at least this many).
+constexpr uint64_t kChunkPairs = uint64_t{1} << 22;
+
+}  // namespace
+
+struct TwoSidedBuilder {
+  TwoSided& t;
+  const Layout& L;
+  const Successors& S = Successors::get();
+  std::vector<uint8_t> full;  ///< per home: all N on the board (mars against it)
+
+  TwoSidedBuilder(TwoSided& table, const Layout& layout) : t(table), L(layout) {
+    full.resize(L.size);
+    for (uint32_t i = 0; i < L.size; ++i) full[i] = home_checkers(home_at(i)) == L.n;
+  }
+
+  void pair(uint32_t a, uint32_t b) {
+    const size_t at = size_t{a} * t.size_ + b;
+    const int ke = static_cast<int>(TwoSided::kEScale);
+    if (a == 0) {  // the mover has none left: it has won (not a real turn)
+      t.p_[at] = b == 0 ? 0 : 65535;
+      t.e_[at] = static_cast<int16_t>(b == 0 ? 0 : (full[b] ? 2 : 1) * ke);
+      return;
+    }
+    if (b == 0) {  // the opponent has borne off all: the mover lost
+      t.p_[at] = 0;
+      t.e_[at] = static_cast<int16_t>(-(full[a] ? 2 : 1) * ke);
+      return;
+    }
+    const uint16_t* prow = t.p_.data() + size_t{b} * t.size_;
+    const int16_t* erow = t.e_.data() + size_t{b} * t.size_;
+    uint32_t ps = 0;
+    int32_t es = 0;
+    for (int r = 0; r < kRolls; ++r) {
+      auto succ = S.of(a, r);
+      uint32_t bp = 0;
+      int32_t be = -65536;
+      for (uint16_t x : succ) {
+        // (b, x): the opponent to move; x == 0 reads (b, 0): P 0, E -win.
+        bp = std::max<uint32_t>(bp, 65535u - prow[x]);
+        be = std::max<int32_t>(be, -erow[x]);
+      }
+      const int w = roll_weight(r);
+      ps += static_cast<uint32_t>(w) * bp;
+      es += w * be;
+    }
+    t.p_[at] = static_cast<uint16_t>((ps + 18) / 36);
+    t.e_[at] = static_cast<int16_t>(std::lround(es / 36.0));
+  }
+
+  /// Evaluates layer s with `threads` threads (b split in blocks).
+  void layer(int s, int threads) {
+    const auto& order = L.order;
+    std::atomic<size_t> next{0};
+    auto run = [&] {
+      constexpr size_t kBlock = 32;
+      for (;;) {
+        size_t k0 = next.fetch_add(kBlock);
+        if (k0 >= order.size()) return;
+        size_t k1 = std::min(order.size(), k0 + kBlock);
+        for (size_t k = k0; k < k1; ++k) {
+          uint32_t b = order[k];
+          int pa = s - L.pips[b];
+          if (pa < 0) return;  // pips only grow along order
+          if (pa > L.max_pips) continue;
+          for (uint32_t j = L.bucket[static_cast<size_t>(pa)];
+               j < L.bucket[static_cast<size_t>(pa) + 1]; ++j)
+            pair(order[j], b);
+        }
+      }
+    };
+    if (threads <= 1 || L.layer_size[static_cast<size_t>(s)] < 4096) {
+      run();
+      return;
+    }
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i) pool.emplace_back(run);
+    run();
+    for (auto& th : pool) th.join();
+  }
+};
+
+TwoSided TwoSided::build(int n, int threads, const Progress& progress) {
+  if (n < 1 || n > kMaxHomeCheckers) throw InputError("bear-off database N must be 1..15");
+  Layout L(n);
+  TwoSided t;
+  t.n_ = n;
+  t.size_ = L.size;
+  t.p_.assign(t.pairs(), 0);
+  t.e_.assign(t.pairs(), 0);
+  TwoSidedBuilder b(t, L);
+  uint64_t done = 0;
+  for (int s = 0; s < L.layers(); ++s) {
+    b.layer(s, threads);
+    done += L.layer_size[static_cast<size_t>(s)];
+    if (progress) progress(done, t.pairs());
+  }
+  return t;
+}
+
+std::string TwoSided::file_name(const std::string& dir, int n) {
+  return (fs::path(dir) / ("nardy-bearoff-n" + std::to_string(n) + ".bin")).string();
+}
+
+namespace {
+void write_file(const std::string& file, const void* head, size_t head_bytes,
+                const std::vector<std::pair<const void*, size_t>>& parts) {
+  std::string tmp = file + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError("cannot write " + tmp);
+    out.write(static_cast<const char*>(head), static_cast<std::streamsize>(head_bytes));
+    for (auto [p, n] : parts)
+      out.write(static_cast<const char*>(p), static_cast<std::streamsize>(n));
+    out.flush();
+    if (!out) throw InputError("cannot write " + tmp + " (disk full?)");
+  }
+  fs::rename(tmp, file);
+}
+}  // namespace
+
+void TwoSided::save(const std::string& file) const {
+  FileHeader h{};
+  std::memcpy(h.magic, kMagic, 8);
+  h.version = kFormatVersion;
+  h.n = static_cast<uint32_t>(n_);
+  h.size = size_;
+  h.payload_bytes = pairs() * 4;
+  uint64_t c = checksum(p_.data(), p_.size() * 2);
+  h.checksum = checksum(e_.data(), e_.size() * 2, c);
+  std::memcpy(h.rules, kRules, sizeof kRules);
+  write_file(file, &h, sizeof h, {{p_.data(), p_.size() * 2}, {e_.data(), e_.size() * 2}});
+}
+
+std::optional<TwoSided> TwoSided::load(const std::string& file, int n, std::string* why) {
+  auto fail = [&](const std::string& w) -> std::optional<TwoSided> {
+    if (why) *why = file + ": " + w;
+    return std::nullopt;
+  };
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return fail("missing");
+  FileHeader h{};
+  in.read(reinterpret_cast<char*>(&h), sizeof h);
+  if (!in) return fail("truncated header");
+  if (std::memcmp(h.magic, kMagic, 8) != 0) return fail("not a Loom bear-off database");
+  if (h.version != kFormatVersion) return fail("format version " + std::to_string(h.version));
+  if (std::memcmp(h.rules, kRules, sizeof kRules) != 0) return fail("other rules");
+  if (h.n != static_cast<uint32_t>(n)) return fail("built for N=" + std::to_string(h.n));
+  TwoSided t;
+  t.n_ = n;
+  t.size_ = home_count(n);
+  if (h.size != t.size_ || h.payload_bytes != t.pairs() * 4) return fail("wrong size");
+  t.p_.resize(t.pairs());
+  t.e_.resize(t.pairs());
+  in.read(reinterpret_cast<char*>(t.p_.data()), static_cast<std::streamsize>(t.p_.size() * 2));
+  in.read(reinterpret_cast<char*>(t.e_.data()), static_cast<std::streamsize>(t.e_.size() * 2));
+  if (!in) return fail("truncated payload");
+  if (in.peek() != std::char_traits<char>::eof()) return fail("trailing bytes");
+  uint64_t c = checksum(t.p_.data(), t.p_.size() * 2);
+  if (checksum(t.e_.data(), t.e_.size() * 2, c) != h.checksum) return fail("checksum mismatch");
+  return t;
+}
+
+std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir, int threads,
+                                                  std::ostream* log, std::ostream* tty,
+                                                  int stop_after_chunks, uint64_t chunk_pairs) {
+  if (chunk_pairs == 0) chunk_pairs = kChunkPairs;
+  if (n < 1 || n > kMaxHomeCheckers) throw InputError("bear-off database N must be 1..15");
+  Layout L(n);
+  TwoSided t;
+  t.n_ = n;
+  t.size_ = L.size;
+  t.p_.assign(t.pairs(), 0);
+  t.e_.assign(t.pairs(), 0);
+  TwoSidedBuilder B(t, L);
+  const fs::path part = fs::path(file_name(dir, n) + ".part");
+  fs::create_directories(part);
+  std::vector<uint16_t> pbuf;
+  std::vector<int16_t> ebuf;
+  int written = 0, resumed = 0;
+  uint64_t done = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int s0 = 0; s0 < L.layers();) {
+    int s1 = s0;
+    uint64_t pairs = 0;
+    while (s1 < L.layers() && pairs < chunk_pairs) pairs += L.layer_size[static_cast<size_t>(s1++)];
+    char name[32];
+    std::snprintf(name, sizeof name, "chunk-%03d.bin", s0);
+    const std::string chunk = (part / name).string();
+    bool loaded = false;
+    if (std::ifstream in(chunk, std::ios::binary); in) {
+      ChunkHeader h{};
+      in.read(reinterpret_cast<char*>(&h), sizeof h);
+      pbuf.resize(pairs);
+      ebuf.resize(pairs);
+      in.read(reinterpret_cast<char*>(pbuf.data()), static_cast<std::streamsize>(pairs * 2));
+      in.read(reinterpret_cast<char*>(ebuf.data()), static_cast<std::streamsize>(pairs * 2));
+      bool ok = in && std::memcmp(h.magic, kChunkMagic, 8) == 0 && h.version == kFormatVersion &&
+                h.n == static_cast<uint32_t>(n) && h.s0 == static_cast<uint32_t>(s0) &&
+                h.s1 == static_cast<uint32_t>(s1) && h.pairs == pairs &&
+                in.peek() == std::char_traits<char>::eof() &&
+                checksum(ebuf.data(), pairs * 2, checksum(pbuf.data(), pairs * 2)) == h.checksum;
+      if (ok) {
+        size_t k = 0;
+        for (int s = s0; s < s1; ++s)
+          L.for_each(s, [&](uint32_t a, uint32_t b) {
+            t.p_[size_t{a} * t.size_ + b] = pbuf[k];
+            t.e_[size_t{a} * t.size_ + b] = ebuf[k];
+            ++k;
+          });
+        loaded = true;
+        ++resumed;
+      } else if (log) {
+        *log << "loom: bear-off chunk " << chunk << " is corrupt; rebuilding it\n";
+      }
+    }
+    if (!loaded) {
+      for (int s = s0; s < s1; ++s) B.layer(s, threads);
+      pbuf.clear();
+      ebuf.clear();
+      for (int s = s0; s < s1; ++s)
+        L.for_each(s, [&](uint32_t a, uint32_t b) {
+          pbuf.push_back(t.p_[size_t{a} * t.size_ + b]);
+          ebuf.push_back(t.e_[size_t{a} * t.size_ + b]);
+        });
+      ChunkHeader h{};
+      std::memcpy(h.magic, kChunkMagic, 8);
+      h.version = kFormatVersion;
+      h.n = static_cast<uint32_t>(n);
+      h.s0 = static_cast<uint32_t>(s0);
+      h.s1 = static_cast<uint32_t>(s1);
+      h.pairs = pairs;
+      h.checksum = checksum(ebuf.data(), pairs * 2, checksum(pbuf.data(), pairs * 2));
+      write_file(chunk, &h, sizeof h, {{pbuf.data(), pairs * 2}, {ebuf.data(), pairs * 2}});
+      ++written;
+      if (stop_after_chunks > 0 && written >= stop_after_chunks) return std::nullopt;
+    }
+    done += pairs;
+    if (tty) {
+      double el = seconds_since(t0);
+      char line[160];
+      std::snprintf(line, sizeof line,
+                    "\rbear-off N=%d: %5.1f%% of %llu pairs, %.0f s (%d chunks resumed)   ", n,
+                    100.0 * static_cast<double>(done) / static_cast<double>(t.pairs()),
+                    static_cast<unsigned long long>(t.pairs()), el, resumed);
+      *tty << line << std::flush;
+    }
+    s0 = s1;
+  }
+  if (tty) *tty << "\n";
+  t.save(file_name(dir, n));
+  std::error_code ec;
+  fs::remove_all(part, ec);
+  return t;
+}
+
+std::string default_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return (fs::path(x) / "loom").string();
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return (fs::path(h) / ".cache" / "loom").string();
+  return "loom-cache";
+}
+
+const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* log,
+                                 std::ostream* tty, int threads, int stop_after_chunks) {
+  static std::mutex mu;
+  static std::map<std::pair<int, std::string>, std::unique_ptr<TwoSided>> cache;
+  std::lock_guard lock(mu);
+  auto& slot = cache[{n, dir}];
+  if (slot) return *slot;
+  if (threads <= 0) threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+  std::string why;
+  auto t = load(file_name(dir, n), n, &why);
+  if (!t) {
+    std::error_code ec;
+    if (fs::exists(file_name(dir, n), ec) && log) *log << "loom: " << why << "; rebuilding\n";
+    try {
+      fs::create_directories(dir);
+    } catch (const fs::filesystem_error& e) {
+      throw InputError("cannot create the database directory " + dir + ": " + e.what());
+    }
+    t = build_resumable(n, dir, threads, log, tty, stop_after_chunks);
+    if (!t) throw Interrupted("bear-off build stopped (--stop-after); run again to resume");
+  }
+  slot = std::make_unique<TwoSided>(std::move(*t));
+  return *slot;
+}
+
+std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, const TwoSided& db,
+                                  const Options& opt) {
+  auto homes = bearoff_homes(p);
+  if (!homes || home_checkers(homes->first) > db.n() || home_checkers(homes->second) > db.n())
+    throw InputError("position " + p.to_string() +
+                     " is not in the bear-off database (N=" + std::to_string(db.n()) + ")");
+  TurnGenerator gen(opt);
+  std::vector<Child> kids;
+  gen.turns(p, roll, kids);
+  const uint32_t opp = home_index(homes->second);
+  std::vector<RankedTurn> out;
+  for (const Child& c : kids) {
+    auto mine = home_of(c.position, p.to_move());
+    if (!mine) throw std::logic_error("bear-off turn left home");
+    uint32_t a = home_index(*mine);
+    out.push_back({c.position, c.turn, 1.0 - db.p_win(opp, a)});
+  }
+  std::sort(out.begin(), out.end(), [](const RankedTurn& x, const RankedTurn& y) {
+    if (x.p_win != y.p_win) return x.p_win > y.p_win;
+    return x.position.to_string() < y.position.to_string();
+  });
+  return out;
+}
+
+}  // namespace loom::nardy::exact

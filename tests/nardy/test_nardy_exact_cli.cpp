@@ -1,0 +1,178 @@
+// `loom solve nardy` (CONVENTIONS.md "Long Nardy exact values"): the JSON
+// keys, --dice ranking, refusals, and a database build killed with SIGKILL
+// (the real binary, LOOM_BIN) that resumes from its finished chunks.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "solver/nardy/bearoff.h"
+#include "tests/common/cli_run.h"
+
+extern char** environ;
+
+using loom::testing::last_json;
+using loom::testing::run;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path cli_dir(const std::string& name) {
+  fs::path d =
+      fs::temp_directory_path() / ("loom-nardy-cli-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// White: 2 on its 1 point, 1 on 5; Black: 1 on its 2 point (14), 1 on 18.
+const char* kBearoff = "W:2,0,0,0,1,0,0,0,0,0,0,0,0,-1,0,0,0,-1,0,0,0,0,0,0";
+
+}  // namespace
+
+TEST_CASE("solve nardy --position: bear-off values as JSON", "[nardy][exact][cli]") {
+  fs::path dir = cli_dir("json");
+  auto r = run({"solve", "nardy", "--position", kBearoff, "--json", "--db", dir.string()});
+  REQUIRE(r.code == 0);
+  auto j = last_json(r.out);
+  CHECK(j["game"] == "nardy");
+  CHECK(j["position"] == kBearoff);
+  CHECK(j["rules"]["checkers"] == "15");
+  CHECK(j["rules"]["block"] == "every-step");
+  double p = j["p_win"].get<double>();
+  CHECK(p > 0.5);
+  CHECK(p <= 1.0);
+  // N = 3 < 15: no mars possible, points = 2 p - 1.
+  CHECK(j["points"].get<double>() == Approx(2 * p - 1));
+  CHECK(j["expected_turns"].contains("white"));
+  CHECK(j["expected_turns"].contains("black"));
+  // The database file was built in --db.
+  CHECK(fs::exists(loom::nardy::exact::TwoSided::file_name(dir.string(), 3)));
+
+  auto d = run(
+      {"solve", "nardy", "--position", kBearoff, "--dice", "21", "--json", "--db", dir.string()});
+  REQUIRE(d.code == 0);
+  auto jd = last_json(d.out);
+  REQUIRE(jd["turns"].size() >= 2);
+  double prev = 2;
+  double best = jd["turns"][0]["p_win"].get<double>();
+  for (const auto& t : jd["turns"]) {
+    CHECK(t["p_win"].get<double>() <= prev);
+    prev = t["p_win"].get<double>();
+    CHECK(t.contains("turn"));
+    CHECK(t.contains("position"));
+  }
+  // The roll's best is at most the position's value averaged... and the
+  // value of the position is the average over rolls of each roll's best:
+  double avg = 0;
+  for (const auto& roll : loom::nardy::all_rolls()) {
+    auto rr = run({"solve", "nardy", "--position", kBearoff, "--dice", roll.name(), "--json",
+                   "--db", dir.string()});
+    REQUIRE(rr.code == 0);
+    avg += roll.probability() * last_json(rr.out)["turns"][0]["p_win"].get<double>();
+  }
+  CHECK(std::abs(avg - p) < 1e-4);
+  CHECK(best <= 1.0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("solve nardy: refusals exit 2 with one line", "[nardy][exact][cli]") {
+  fs::path dir = cli_dir("bad");
+  loom::testing::check_bad_inputs({
+      {{"solve", "nardy", "--db", dir.string()}, "checkers=1..3"},
+      {{"solve", "nardy", "--position", "W:0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15",
+        "--db", dir.string()},
+       "cannot be valued exactly"},
+      {{"solve", "nardy", "--rule", "checkers=2", "--position",
+        "W:0,0,0,0,0,0,0,0,0,0,0,-3,0,0,0,0,0,0,0,0,0,0,0,2"},
+       "more than checkers=2"},
+      {{"solve", "nardy", "--rule", "end=last-roll", "--position", kBearoff}, "first-off"},
+      {{"solve", "nardy", "--position", kBearoff, "--dice", "71"}, "dice"},
+      {{"solve", "gadur", "--size", "2", "--dice", "21"}, "only used by nardy"},
+  });
+  fs::remove_all(dir);
+}
+
+TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nardy][exact][cli]") {
+  auto r = run({"solve", "nardy", "--rule", "checkers=1", "--json"});
+  REQUIRE(r.code == 0);
+  auto j = last_json(r.out);
+  CHECK(j["rules"]["checkers"] == "1");
+  CHECK(j["openings"].size() == 21);
+  double p = j["p_win"].get<double>();
+  CHECK(p > 0);
+  CHECK(p < 1);
+  double avg = 0;
+  for (const auto& o : j["openings"])
+    avg += (o["roll"].get<std::string>()[0] == o["roll"].get<std::string>()[1] ? 1.0 : 2.0) / 36 *
+           o["p_win"].get<double>();
+  CHECK(std::abs(avg - p) < 1e-9);
+  CHECK(j["states"].get<uint64_t>() > 0);
+}
+
+TEST_CASE("solve nardy: a database build killed by SIGKILL resumes", "[nardy][exact][cli][.slow]") {
+  // N = 9 (5,005 homes, 25 M pairs, about 6 chunks of 4 Mi pairs): the
+  // child is killed once two chunks are on disk; a second run resumes from
+  // them and gives the answer of a build in process.
+  fs::path dir = cli_dir("kill");
+  // White 9 on its 1 point... Black 9 on its 6 point: N = 9.
+  const std::string pos = "W:9,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-9,0,0,0,0,0,0";
+  fs::path part = loom::nardy::exact::TwoSided::file_name(dir.string(), 9) + ".part";
+  std::vector<std::string> all{LOOM_BIN, "solve", "nardy",      "--position", pos,
+                               "--json", "--db",  dir.string(), "--threads",  "1"};
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  REQUIRE(posix_spawn(&pid, LOOM_BIN, &fa, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&fa);
+  auto count_chunks = [&] {
+    int n = 0;
+    std::error_code ec;
+    if (fs::exists(part, ec))
+      for (auto& e : fs::directory_iterator(part, ec))
+        n += e.path().extension() == ".bin" && e.path().string().find(".tmp") == std::string::npos;
+    return n;
+  };
+  bool killed = false;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      pid = -1;
+      break;
+    }
+    if (count_chunks() >= 2) {
+      ::kill(pid, SIGKILL);
+      int st = 0;
+      ::waitpid(pid, &st, 0);
+      killed = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+      pid = -1;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(killed);
+  int kept = count_chunks();
+  CHECK(kept >= 2);
+  auto r = run({"solve", "nardy", "--position", pos, "--json", "--db", dir.string()});
+  REQUIRE(r.code == 0);
+  auto j = last_json(r.out);
+  auto db = loom::nardy::exact::TwoSided::build(9, 2);
+  loom::nardy::exact::Home w{9, 0, 0, 0, 0, 0}, b{0, 0, 0, 0, 0, 9};
+  CHECK(j["p_win"].get<double>() ==
+        db.p_win(loom::nardy::exact::home_index(w), loom::nardy::exact::home_index(b)));
+  CHECK_FALSE(fs::exists(part));
+  fs::remove_all(dir);
+}
