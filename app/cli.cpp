@@ -29,8 +29,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (size_t i = 1; i <= a.size(); ++i)
     for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
@@ -58,7 +58,8 @@ const std::map<std::string, std::string>& examples() {
        "loom solve enfargar --size 3 --checkpoint e3.ckpt"},
       {"verify",
        "loom verify gadur --size 2 --property termination\n  loom verify fiodar --list-queries"},
-      {"edges", "loom edges migong --size 3 > my.edges\n  loom moves migong --size 3 --edges my.edges"},
+      {"edges",
+       "loom edges migong --size 3 > my.edges\n  loom moves migong --size 3 --edges my.edges"},
   };
   return m;
 }

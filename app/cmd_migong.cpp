@@ -3,6 +3,7 @@
 #include "app/command.h"
 #include "app/game_migong.h"
 #include "app/int_option.h"
+#include "model/common/bitboard.h"
 #include "model/common/errors.h"
 
 namespace loom {

@@ -2,6 +2,7 @@
 #include "app/command.h"
 #include "app/int_option.h"
 #include "app/verify.h"
+#include "model/common/bitboard.h"
 #include "model/common/errors.h"
 
 namespace loom {

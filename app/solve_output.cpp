@@ -143,8 +143,9 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   out << job.headline() << "\n";
   if (!r.complete) {
     if (r.value.known())
-      out << "value: " << value_sentence(job.game, r.value, r.plies) << " (proven, though not every "
-          << (job.pie_setups ? "set-up" : "opening") << " is solved)\n";
+      out << "value: " << value_sentence(job.game, r.value, r.plies)
+          << " (proven, though not every " << (job.pie_setups ? "set-up" : "opening")
+          << " is solved)\n";
     out << (r.value.known() ? "incomplete: " : "not solved: ") << r.note << "\n";
   } else {
     if (job.pie_setups) {
@@ -198,8 +199,8 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     out << solver::with_commas(r.nodes) << " nodes searched"
         << (r.resumed ? " in this run (" + solver::with_commas(r.nodes_total) + " in all runs)"
                       : "")
-        << ", " << solver::with_commas(r.positions) << " positions stored (up to "
-        << r.symmetries << " symmetries)";
+        << ", " << solver::with_commas(r.positions) << " positions stored (up to " << r.symmetries
+        << " symmetries)";
   }
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.2f", r.seconds);

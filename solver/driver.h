@@ -62,14 +62,14 @@ struct SolveReport {
   std::vector<OpeningResult> openings;
   std::vector<std::string> pv;
   bool pv_repeats = false;  ///< the PV ends because a position repeats (a draw)
-  uint64_t nodes = 0;       ///< positions searched in this run (dfs) / positions stored (retrograde)
+  uint64_t nodes = 0;  ///< positions searched in this run (dfs) / positions stored (retrograde)
   uint64_t nodes_total = 0;  ///< dfs: nodes of this run and every run it resumes
-  uint64_t positions = 0;   ///< positions stored (up to symmetry)
-  uint64_t moves = 0;       ///< retrograde: stored moves between them
-  uint64_t terminals = 0;   ///< retrograde: ends among them
-  uint32_t sweeps = 0;      ///< retrograde: sweeps until the fixed point
-  int depth_complete = -1;  ///< incomplete retrograde: every line of this many plies stored
-  uint64_t bytes = 0;       ///< memory of the tables
+  uint64_t positions = 0;    ///< positions stored (up to symmetry)
+  uint64_t moves = 0;        ///< retrograde: stored moves between them
+  uint64_t terminals = 0;    ///< retrograde: ends among them
+  uint32_t sweeps = 0;       ///< retrograde: sweeps until the fixed point
+  int depth_complete = -1;   ///< incomplete retrograde: every line of this many plies stored
+  uint64_t bytes = 0;        ///< memory of the tables
   int symmetries = 1;
   double seconds = 0;  ///< this run's (a resumed run does not count earlier runs)
   bool resumed = false;

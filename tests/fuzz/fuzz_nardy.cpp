@@ -40,8 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<nardy::Roll> roll;
   if (dice_text) {
     roll = nardy::Roll::parse(*dice_text);
-    bool two_digits = dice_text->size() == 2 && (*dice_text)[0] >= '1' &&
-                      (*dice_text)[0] <= '6' && (*dice_text)[1] >= '1' && (*dice_text)[1] <= '6';
+    bool two_digits = dice_text->size() == 2 && (*dice_text)[0] >= '1' && (*dice_text)[0] <= '6' &&
+                      (*dice_text)[1] >= '1' && (*dice_text)[1] <= '6';
     FUZZ_REQUIRE(roll.has_value() == two_digits, "roll accepted/refused wrongly");
     if (roll) {
       std::string name = roll->name();

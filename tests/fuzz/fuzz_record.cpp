@@ -76,8 +76,8 @@ void exercise(S s, std::string_view text, bool index_mode) {
     if (m) {
       std::string name = s.move_name(*m);
       auto again = s.parse_move(name);
-      FUZZ_REQUIRE(again && *again == *m, "print then parse differs: '" + std::string(tok) +
-                                              "' -> '" + name + "'");
+      FUZZ_REQUIRE(again && *again == *m,
+                   "print then parse differs: '" + std::string(tok) + "' -> '" + name + "'");
       FUZZ_REQUIRE(s.move_name(*again) == name, "move name not stable");
     } else if (index_mode && !ms.empty()) {
       m = ms[tok.size() % ms.size()];

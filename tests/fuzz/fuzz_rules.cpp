@@ -50,8 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_REQUIRE(rs.get(key) == value, "value not in force");
     FUZZ_REQUIRE(after.size() == before.size(), "option count changed");
     for (size_t k = 0; k < after.size(); ++k)
-      if (after[k].first != key)
-        FUZZ_REQUIRE(after[k] == before[k], "another option changed");
+      if (after[k].first != key) FUZZ_REQUIRE(after[k] == before[k], "another option changed");
   }
   RuleSet again(specs);
   for (const auto& [k, v] : rs.in_force()) again.set(k + "=" + v);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "model/common/errors.h"
 #include "tests/common/child_process.h"
 #include "tests/common/cli_run.h"
 
@@ -47,12 +48,13 @@ struct Files {
 };
 
 std::vector<std::string> random_args(Gen& g, const Files& f) {
-  const std::vector<std::string> commands = {"moves", "perft", "show",  "rules", "score", "play",
-                                             "solve", "verify", "edges", "mvoes", "",     "--help"};
+  const std::vector<std::string> commands = {"moves", "perft", "show",  "rules",
+                                             "score", "play",  "solve", "verify",
+                                             "edges", "mvoes", "",      "--help"};
   const std::vector<std::string> games = {"fiodar", "enfargar", "gadur", "migong",
                                           "nardy",  "chess",    "",      "GADUR"};
-  const std::vector<std::string> ints = {"2", "-1", "0", "0x3", "", " 2", "+2", "02",
-                                         std::string(300, '9'), "3"};
+  const std::vector<std::string> ints = {
+      "2", "-1", "0", "0x3", "", " 2", "+2", "02", std::string(300, '9'), "3"};
   std::vector<std::string> a;
   a.push_back(g.pick(commands));
   if (g.below(10) != 0) a.push_back(g.pick(games));
@@ -70,9 +72,9 @@ std::vector<std::string> random_args(Gen& g, const Files& f) {
         a.insert(a.end(), {"--depth", g.below(2) ? std::to_string(g.below(3)) : g.pick(ints)});
         break;
       case 2:
-        a.insert(a.end(), {"--record", g.pick(std::vector<std::string>{
-                                           "a1", "a1 b2", "pass pass", "BBBBBB@a1", "zz9",
-                                           "a1 a1", g.bytes(12)})});
+        a.insert(a.end(), {"--record",
+                           g.pick(std::vector<std::string>{"a1", "a1 b2", "pass pass", "BBBBBB@a1",
+                                                           "zz9", "a1 a1", g.bytes(12)})});
         break;
       case 3:
         a.insert(a.end(), {"--rule", g.pick(std::vector<std::string>{
@@ -85,13 +87,13 @@ std::vector<std::string> random_args(Gen& g, const Files& f) {
                                            : g.bytes(30)});
         break;
       case 5:
-        a.insert(a.end(), {"--dice", g.pick(std::vector<std::string>{"65", "33", "70", "",
-                                                                      g.bytes(3)})});
+        a.insert(a.end(),
+                 {"--dice", g.pick(std::vector<std::string>{"65", "33", "70", "", g.bytes(3)})});
         break;
       case 6:
-        a.insert(a.end(), {"--edges", g.pick(std::vector<std::string>{
-                                          f.garbage, f.fifo, f.dir, f.edges_bad, f.edges_good,
-                                          f.dir + "/missing"})});
+        a.insert(a.end(),
+                 {"--edges", g.pick(std::vector<std::string>{f.garbage, f.fifo, f.dir, f.edges_bad,
+                                                             f.edges_good, f.dir + "/missing"})});
         break;
       case 7:
         a.insert(a.end(), {"--setup", g.below(2) ? "a1 b2" : g.bytes(6)});
@@ -107,13 +109,13 @@ std::vector<std::string> random_args(Gen& g, const Files& f) {
                                                     "--no-symmetry", "--help", "--version"}));
         break;
       case 11:
-        a.insert(a.end(), {"--method", g.pick(std::vector<std::string>{"dfs", "retrograde",
-                                                                       "auto", "x"})});
+        a.insert(a.end(),
+                 {"--method", g.pick(std::vector<std::string>{"dfs", "retrograde", "auto", "x"})});
         break;
       case 12:
-        a.insert(a.end(), {"--checkpoint", g.pick(std::vector<std::string>{
-                                               f.ckpt, f.garbage, f.fifo, f.dir,
-                                               f.dir + "/missing/x", ""})});
+        a.insert(a.end(),
+                 {"--checkpoint", g.pick(std::vector<std::string>{f.ckpt, f.garbage, f.fifo, f.dir,
+                                                                  f.dir + "/missing/x", ""})});
         break;
       case 13:
         a.insert(a.end(), {"--property", g.below(2) ? "termination" : "drawless"});
@@ -131,8 +133,7 @@ std::vector<std::string> random_args(Gen& g, const Files& f) {
 
 Files make_files(Gen& g) {
   Files f;
-  f.dir = (std::filesystem::temp_directory_path() /
-           ("loom_garbage_" + std::to_string(::getpid())))
+  f.dir = (std::filesystem::temp_directory_path() / ("loom_garbage_" + std::to_string(::getpid())))
               .string();
   std::filesystem::remove_all(f.dir);
   std::filesystem::create_directories(f.dir);

@@ -42,9 +42,8 @@ TEST_CASE("alpha-beta with --checkpoint: SIGKILL at random moments, rerun, same 
           "[robust][kill][checkpoint]") {
   // Enfargar side 3 after five stones by alpha-beta: 4 openings, about a
   // second in Release (several under the sanitizers).
-  const std::vector<std::string> job = {"solve",  "enfargar", "--size",   "3",
-                                        "--record", "a1 b2 c3 d4", "--method", "dfs",
-                                        "--json", "--no-pv"};
+  const std::vector<std::string> job = {"solve",       "enfargar", "--size", "3",      "--record",
+                                        "a1 b2 c3 d4", "--method", "dfs",    "--json", "--no-pv"};
   auto plain = loom::testing::run(job);
   REQUIRE(plain.code == 0);
   json want = last_json(plain.out);

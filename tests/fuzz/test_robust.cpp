@@ -58,8 +58,8 @@ TEST_CASE("the strict integer parser accepts decimal digits only, within bounds"
   CHECK(parse_int_option<int>("10", "--x", 0, 10) == 10);
   CHECK(parse_int_option<int>("-5", "--x", -10, 10) == -5);
   CHECK(parse_int_option<uint64_t>("18446744073709551615", "--x", 0, UINT64_MAX) == UINT64_MAX);
-  for (const char* bad : {"", " 1", "1 ", "+1", "0x3", "010", "1e3", "1.0", "-0", "--1", "٣", "1,000",
-                          "11", "-1", "18446744073709551616"}) {
+  for (const char* bad : {"", " 1", "1 ", "+1", "0x3", "010", "1e3", "1.0", "-0", "--1", "٣",
+                          "1,000", "11", "-1", "18446744073709551616"}) {
     INFO("'" << bad << "'");
     CHECK_THROWS_AS(parse_int_option<int>(bad, "--x", 0, 10), InputError);
   }
@@ -109,8 +109,8 @@ TEST_CASE("every integer option of every command refuses the same bad texts",
   };
   std::vector<BadInput> cases;
   for (const auto& o : opts)
-    for (const std::string bad : {"", "-1", "0x3", "+2", " 2", "2 ", "02", "2.0", "two",
-                                  std::string(300, '7')}) {
+    for (const std::string& bad : std::vector<std::string>{"", "-1", "0x3", "+2", " 2", "2 ", "02",
+                                                           "2.0", "two", std::string(300, '7')}) {
       auto args = o.pre;
       args.insert(args.end(), {o.option, bad});
       cases.push_back({args, o.option});
@@ -281,8 +281,7 @@ TEST_CASE("a Migong checkpoint records the edge colouring: another colouring is 
   REQUIRE(inverted != standard);
   write_text(dir + "/inv", inverted);
   write_text(dir + "/same", "# the default, with a comment\n" + standard);
-  std::vector<std::string> job = {"solve", "migong", "--size",       "2",
-                                  "--json", "--checkpoint", ckpt};
+  std::vector<std::string> job = {"solve", "migong", "--size", "2", "--json", "--checkpoint", ckpt};
   auto plain = run({"solve", "migong", "--size", "2", "--json"});
   REQUIRE(plain.code == 0);
   auto first = run(job);
@@ -344,8 +343,8 @@ TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, n
   }
   // Another job (rules), another kind of run (dfs on a retrograde file).
   write_text(file, good);
-  auto other = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only",
-                    "--checkpoint", file});
+  auto other =
+      run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--checkpoint", file});
   CHECK(other.code == 2);
   CHECK(other.err.find("does not match this job") != std::string::npos);
   CHECK(other.err.find("capture=") != std::string::npos);
@@ -389,8 +388,8 @@ TEST_CASE("a resumed alpha-beta run counts nodes and seconds of this run, and th
   std::string dir = robust_temp("nodes");
   std::filesystem::create_directories(dir);
   std::string file = dir + "/d.ckpt";
-  std::vector<std::string> job = {"solve",    "enfargar",       "--size",   "3",
-                                  "--record", "a1 b2 c3 d4 e5", "--method", "dfs",
+  std::vector<std::string> job = {"solve",    "enfargar",       "--size",       "3",
+                                  "--record", "a1 b2 c3 d4 e5", "--method",     "dfs",
                                   "--json",   "--no-pv",        "--checkpoint", file};
   auto stop = job;
   stop.insert(stop.end(), {"--stop-after", "1"});
