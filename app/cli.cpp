@@ -104,7 +104,8 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
     for (const auto& spec : all_commands()) {
       auto* sub = app.add_subcommand(spec.name, spec.help);
       actions.emplace_back(sub, spec.setup(sub));
-      if (auto it = examples().find(spec.name); it != examples().end() && sub->get_footer().empty())
+      if (auto it = examples().find(spec.name);
+          it != examples().end() && sub->get_footer() == app.get_footer())
         sub->footer("Examples:\n  " + it->second);
       names += (names.empty() ? "" : ", ") + spec.name;
       known.push_back(spec.name);

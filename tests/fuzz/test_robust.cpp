@@ -281,8 +281,10 @@ TEST_CASE("a Migong checkpoint records the edge colouring: another colouring is 
   REQUIRE(inverted != standard);
   write_text(dir + "/inv", inverted);
   write_text(dir + "/same", "# the default, with a comment\n" + standard);
-  std::vector<std::string> job = {"solve", "migong", "--size", "2", "--json", "--checkpoint", ckpt};
-  auto plain = run({"solve", "migong", "--size", "2", "--json"});
+  // Alpha-beta: Migong's retrograde tables have no packed form to save.
+  std::vector<std::string> job = {"solve", "migong", "--size",       "2", "--method",
+                                  "dfs",   "--json", "--checkpoint", ckpt};
+  auto plain = run({"solve", "migong", "--size", "2", "--method", "dfs", "--json"});
   REQUIRE(plain.code == 0);
   auto first = run(job);
   REQUIRE(first.code == 0);
@@ -373,7 +375,9 @@ TEST_CASE("contract fixes: exit 2 for impossible solves, Migong in Blue and Yell
   REQUIRE(m.code == 0);
   CHECK(m.out.find("Blue wins") != std::string::npos);
   CHECK(m.out.find("Blue to move") != std::string::npos);
-  CHECK(m.out.find("black") == m.out.rfind("\"black\""));  // only in the JSON
+  std::string text = m.out.substr(0, m.out.rfind('\n', m.out.size() - 2));  // before the JSON
+  CHECK(text.find("black") == std::string::npos);
+  CHECK(text.find("white") == std::string::npos);
   CHECK(last_json(m.out)["value"] == "black");
   // The symmetries really used: the default colouring keeps 6 of the 12.
   CHECK(last_json(m.out)["symmetries"] == 6);
@@ -423,6 +427,6 @@ TEST_CASE("the progress line fits the terminal", "[robust][solver]") {
   CHECK(solver::fit_status_line(line, 80).size() == 79);
   CHECK(solver::fit_status_line(line, 80).substr(76) == "...");
   CHECK(solver::fit_status_line("short", 80) == "short");
-  CHECK(solver::fit_status_line(line, 3).size() == 9);
+  CHECK(solver::fit_status_line(line, 3).size() == 10);  // never narrower than 10
   CHECK(solver::terminal_columns() > 0);
 }
