@@ -4,19 +4,7 @@ namespace loom {
 
 namespace detail {
 std::string printable(std::string_view token) {
-  std::string out;
-  for (char c : token.substr(0, 40)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    }
-  }
-  if (token.size() > 40) out += "...";
-  return out;
+  return clip_token(token);
 }
 }  // namespace detail
 

@@ -1,6 +1,11 @@
 #include "app/cli.h"
 
+#include <cerrno>
+#include <cstring>
 #include <exception>
+#include <map>
+
+#include <algorithm>
 
 #include "app/command.h"
 #include "model/common/errors.h"
@@ -16,6 +21,72 @@ std::string one_line(std::string s) {
   return s;
 }
 
+/// Optimal string alignment distance (edits: insert, delete, substitute,
+/// swap two neighbours), for "did you mean".
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+/// Examples shown at the end of `loom COMMAND --help` (a command may also
+/// set its own footer).
+const std::map<std::string, std::string>& examples() {
+  static const std::map<std::string, std::string> m = {
+      {"moves",
+       "loom moves gadur --size 3 --record \"a1 b2\"\n  loom moves migong --size 2\n  "
+       "loom moves nardy --dice 65"},
+      {"perft",
+       "loom perft gadur --size 3 --depth 5\n  loom perft fiodar --size 2 --depth 4 --divide\n  "
+       "loom perft nardy --depth 1"},
+      {"show", "loom show enfargar --size 3 --record \"a1 b2\"\n  loom show nardy"},
+      {"rules", "loom rules fiodar"},
+      {"score",
+       "loom score fiodar --size 2 --record \"a1 pass pass\"\n  "
+       "loom score migong --size 2 --record \"BBBBBB@a1\""},
+      {"play", "loom play gadur --size 3 --seed 7\n  loom play nardy --seed 1 --positions"},
+      {"solve",
+       "loom solve gadur --size 2 --json\n  loom solve fiodar --size 2 --pie\n  "
+       "loom solve enfargar --size 3 --checkpoint e3.ckpt"},
+      {"verify",
+       "loom verify gadur --size 2 --property termination\n  loom verify fiodar --list-queries"},
+      {"edges",
+       "loom edges migong --size 3 > my.edges\n  loom moves migong --size 3 --edges my.edges"},
+  };
+  return m;
+}
+
+/// The version line of `loom --version`.
+std::string version_line() {
+#ifdef LOOM_VERSION
+  return std::string("loom ") + LOOM_VERSION;
+#else
+  return "loom (unknown version)";
+#endif
+}
+
+/// Standard output must have taken everything (a full disk, a closed pipe):
+/// otherwise the result is lost and the run fails with status 2.
+int finish_output(std::ostream& out, std::ostream& err, int code) {
+  errno = 0;
+  out.flush();
+  if (!out) {
+    int e = errno;
+    err << "loom: cannot write the output" << (e ? std::string(": ") + std::strerror(e) : "")
+        << "\n";
+    return 2;
+  }
+  return code;
+}
+
 }  // namespace
 
 int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -26,11 +97,33 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
         "loom"};
     app.require_subcommand(1);
     std::vector<std::pair<CLI::App*, Action>> actions;
+    app.set_version_flag("--version", version_line(), "print the version and exit");
+    app.footer("Run `loom COMMAND --help` for a command's options and examples.");
     std::string names;
+    std::vector<std::string> known;
     for (const auto& spec : all_commands()) {
       auto* sub = app.add_subcommand(spec.name, spec.help);
       actions.emplace_back(sub, spec.setup(sub));
+      if (auto it = examples().find(spec.name);
+          it != examples().end() && sub->get_footer() == app.get_footer())
+        sub->footer("Examples:\n  " + it->second);
       names += (names.empty() ? "" : ", ") + spec.name;
+      known.push_back(spec.name);
+    }
+    // A first word that is no command and no option: name it, list the
+    // commands and suggest the nearest.
+    if (!args.empty() && !args[0].empty() && args[0][0] != '-' &&
+        std::find(known.begin(), known.end(), args[0]) == known.end()) {
+      std::string msg = "unknown command '" + clip_token(args[0]) + "' (known: " + names + ")";
+      std::string best;
+      size_t best_d = 3;
+      for (const auto& k : known) {
+        size_t d = edit_distance(args[0].substr(0, 40), k);
+        if (d < best_d) best_d = d, best = k;
+      }
+      if (!best.empty()) msg += "; did you mean '" + best + "'?";
+      err << "loom: " << msg << "\n";
+      return 2;
     }
 
     std::vector<std::string> argv_store = {"loom"};
@@ -40,11 +133,15 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
     try {
       app.parse(static_cast<int>(argv.size()), argv.data());
     } catch (const CLI::CallForHelp&) {
+      // `loom COMMAND --help`: CLI11 shows the selected command's help.
       out << app.help();
-      return 0;
+      return finish_output(out, err, 0);
     } catch (const CLI::CallForAllHelp&) {
       out << app.help("", CLI::AppFormatMode::All);
-      return 0;
+      return finish_output(out, err, 0);
+    } catch (const CLI::CallForVersion&) {
+      out << version_line() << "\n";
+      return finish_output(out, err, 0);
     } catch (const CLI::ParseError& e) {
       std::string msg = one_line(e.what());
       if (args.empty()) msg = "a command is required (" + names + "); try --help";
@@ -53,7 +150,7 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     for (auto& [sub, action] : actions)
       if (*sub) action(out, err);
-    return 0;
+    return finish_output(out, err, 0);
   } catch (const InputError& e) {
     err << "loom: " << one_line(e.what()) << "\n";
     return 2;

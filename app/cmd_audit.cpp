@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
 
 #include "app/audit/audit.h"
 #include "app/command.h"
+#include "app/int_option.h"
+#include "model/common/bitboard.h"
 #include "model/common/errors.h"
 
 namespace loom {
@@ -19,9 +22,11 @@ std::vector<CommandSpec> audit_commands() {
          auto size = std::make_shared<int>(0);
          auto play_size = std::make_shared<int>(0);
          cmd->add_option("game", a->game, "game name")->required();
-         cmd->add_option("--size", *size, "board side for the proofs (default 2)");
-         cmd->add_option("--play-size", *play_size,
-                         "board side for the playouts (default: the recommended board)");
+         add_int_option(cmd, "--size", *size, "board side for the proofs (default 2)", kMinSide,
+                        kMaxSide);
+         add_int_option(cmd, "--play-size", *play_size,
+                        "board side for the playouts (default: the recommended board)", kMinSide,
+                        kMaxSide);
          cmd->add_option("--rule", a->rules,
                          "rule variant NAME=VALUE (repeatable): the base rule set")
              ->take_all()
@@ -31,15 +36,18 @@ std::vector<CommandSpec> audit_commands() {
          cmd->add_option("--out", a->out_dir, "directory for report.html and report.json")
              ->required();
          cmd->add_flag("--json", a->json, "end with the report's JSON object on one line");
-         cmd->add_option("--seconds", a->seconds, "time budget for the whole audit (default 600)")
-             ->check(CLI::PositiveNumber);
-         cmd->add_option("--games", a->games, "playouts per policy and rule set (default 200)")
-             ->check(CLI::Range(1, 1000000));
-         cmd->add_option("--seed", a->seed, "playout seed (default 1)");
-         cmd->add_option("--max-positions", a->max_positions,
-                         "exhaustive checks stop beyond this many positions (default 20,000,000)");
-         cmd->add_option("--max-nodes", a->max_nodes,
-                         "the solver stops beyond this many nodes (default 20,000,000)");
+         add_seconds_option(cmd, "--seconds", a->seconds,
+                            "time budget for the whole audit (default 600)", 0.001, 1e9);
+         add_int_option(cmd, "--games", a->games, "playouts per policy and rule set (default 200)",
+                        1, 1000000);
+         add_int_option(cmd, "--seed", a->seed, "playout seed (default 1)", uint64_t{0},
+                        std::numeric_limits<uint64_t>::max());
+         add_int_option(cmd, "--max-positions", a->max_positions,
+                        "exhaustive checks stop beyond this many positions (default 20,000,000)",
+                        uint64_t{1}, std::numeric_limits<uint64_t>::max());
+         add_int_option(cmd, "--max-nodes", a->max_nodes,
+                        "the solver stops beyond this many nodes (default 20,000,000)", uint64_t{1},
+                        std::numeric_limits<uint64_t>::max());
          cmd->add_flag(
              "--no-queries", [a](int64_t) { a->queries = false; }, "skip the Z3 rule questions");
          return Action([=](std::ostream& out, std::ostream& err) {

@@ -1,5 +1,7 @@
 // loom moves | perft | show | rules | score, and the shared GameArgs.
 #include "app/command.h"
+#include "app/int_option.h"
+#include "model/common/bitboard.h"
 #include "model/common/errors.h"
 
 namespace loom {
@@ -7,7 +9,8 @@ namespace loom {
 void GameArgs::add_to(CLI::App* c, bool with_dice) {
   cmd = c;
   c->add_option("game", game, "fiodar, enfargar, gadur, migong or nardy")->required();
-  c->add_option("--size", size, "board side (default: the game's recommended side)");
+  add_int_option(c, "--size", size, "board side (default: the game's recommended side)", kMinSide,
+                 kMaxSide);
   c->add_option("--rule", rules, "rule variant NAME=VALUE (repeatable; see `loom rules GAME`)")
       ->take_all()
       ->allow_extra_args(false);
@@ -50,9 +53,10 @@ std::vector<CommandSpec> basic_commands() {
                     ga->add_to(cmd);
                     auto depth = std::make_shared<int>(-1);
                     auto divide = std::make_shared<bool>(false);
-                    cmd->add_option(
-                           "--depth", *depth,
-                           "search depth (plies), at most " + std::to_string(kMaxPerftDepth))
+                    add_int_option(cmd, "--depth", *depth,
+                                   "search depth in plies (turns for nardy), at most " +
+                                       std::to_string(kMaxPerftDepth),
+                                   0, kMaxPerftDepth)
                         ->required();
                     cmd->add_flag("--divide", *divide, "also print each move's subtotal");
                     return Action([=](std::ostream& out, std::ostream&) {

@@ -2,6 +2,8 @@
 // `--edges FILE` reads (model/migong/edges.h), to start a custom colouring from.
 #include "app/command.h"
 #include "app/game_migong.h"
+#include "app/int_option.h"
+#include "model/common/bitboard.h"
 #include "model/common/errors.h"
 
 namespace loom {
@@ -17,7 +19,7 @@ std::vector<CommandSpec> migong_commands() {
          };
          auto a = std::make_shared<Args>();
          cmd->add_option("game", a->game, "migong (the only game with edge colours)")->required();
-         cmd->add_option("--size", a->size, "board side (default 7)");
+         add_int_option(cmd, "--size", a->size, "board side (default 7)", kMinSide, kMaxSide);
          cmd->add_option("--edges", a->edges, "an edge colouring file to check and print");
          return Action([a, cmd](std::ostream& out, std::ostream&) {
            const GameInfo& g = find_game(a->game);

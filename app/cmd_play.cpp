@@ -6,6 +6,7 @@
 
 #include "app/command.h"
 #include "app/game_nardy.h"
+#include "app/int_option.h"
 #include "model/common/errors.h"
 #include "model/common/zobrist.h"
 
@@ -66,34 +67,39 @@ void play_generic(AnyGame& g, uint64_t seed, int max_turns, std::ostream& out) {
     g.play(t, ++ply);
     out << ply << ". " << t << "\n";
   }
-  out << "result: " << outcome_name(g.outcome().kind) << " after " << ply << " moves\n";
+  std::string result = outcome_name(g.outcome().kind);
+  if (g.game_name() == "migong")  // its sides are Blue and Yellow (RULES.md section 5)
+    result = result == "black" ? "Blue" : result == "white" ? "Yellow" : result;
+  out << "result: " << result << " after " << ply << " moves\n";
 }
 
 }  // namespace
 
 std::vector<CommandSpec> play_commands() {
   std::vector<CommandSpec> cmds;
-  cmds.push_back(
-      {"play", "play one whole random game and print every roll, move and the result",
-       [](CLI::App* cmd) {
-         auto ga = std::make_shared<GameArgs>();
-         ga->add_to(cmd);
-         auto seed = std::make_shared<uint64_t>(1);
-         auto max_turns = std::make_shared<int>(10000);
-         auto positions = std::make_shared<bool>(false);
-         cmd->add_option("--seed", *seed, "random seed (default 1); the same seed, the same game");
-         cmd->add_option("--max-turns", *max_turns, "stop after this many turns (default 10000)");
-         cmd->add_flag("--positions", *positions,
-                       "nardy: print the position string after every turn");
-         return Action([=](std::ostream& out, std::ostream&) {
-           if (*max_turns < 0) throw InputError("--max-turns must be >= 0");
-           auto g = ga->build();
-           if (auto* n = dynamic_cast<NardyGame*>(g.get()))
-             play_nardy(*n, *seed, *max_turns, *positions, out);
-           else
-             play_generic(*g, *seed, *max_turns, out);
-         });
-       }});
+  cmds.push_back({"play", "play one whole random game and print every roll, move and the result",
+                  [](CLI::App* cmd) {
+                    auto ga = std::make_shared<GameArgs>();
+                    ga->add_to(cmd);
+                    auto seed = std::make_shared<uint64_t>(1);
+                    auto max_turns = std::make_shared<int>(10000);
+                    auto positions = std::make_shared<bool>(false);
+                    add_int_option(cmd, "--seed", *seed,
+                                   "random seed (default 1); the same seed, the same game",
+                                   uint64_t{0}, std::numeric_limits<uint64_t>::max());
+                    add_int_option(cmd, "--max-turns", *max_turns,
+                                   "stop after this many turns (default 10000)", 0, 1000000000);
+                    cmd->add_flag("--positions", *positions,
+                                  "nardy: print the position string after every turn");
+                    return Action([=](std::ostream& out, std::ostream&) {
+                      if (*max_turns < 0) throw InputError("--max-turns must be >= 0");
+                      auto g = ga->build();
+                      if (auto* n = dynamic_cast<NardyGame*>(g.get()))
+                        play_nardy(*n, *seed, *max_turns, *positions, out);
+                      else
+                        play_generic(*g, *seed, *max_turns, out);
+                    });
+                  }});
   return cmds;
 }
 

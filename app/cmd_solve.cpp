@@ -7,9 +7,11 @@
 
 #include "app/command.h"
 #include "app/solve_nardy.h"
+#include "app/int_option.h"
 #include "app/solve_output.h"
 #include "app/typed_game.h"
 #include "model/common/errors.h"
+#include "model/common/files.h"
 
 namespace loom {
 
@@ -31,6 +33,41 @@ struct SolveArgs {
 int default_threads() {
   unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 1 : static_cast<int>(std::min(n, 8u));
+}
+
+/// What else decides the job's values beyond game, size, rules, set-up and
+/// record: data given by file, by content (Migong's edge colouring, by its
+/// digest: another --edges file with the same colouring is the same job).
+/// Part of the checkpoint signature.
+std::string content_inputs(const AnyGame& g) {
+  std::string out;
+  visit_state(g, [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (requires { s.context().edges().digest(); }) {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "; edges=%016llx",
+                    static_cast<unsigned long long>(s.context().edges().digest()));
+      out += buf;
+    }
+    (void)sizeof(S);
+  });
+  return out;
+}
+
+/// The symmetries the reduction really uses: those of the board that map
+/// the game onto itself (Migong: only those that keep the edge colouring;
+/// a state mapped by another lands in another game and is never merged).
+int symmetries_used(const AnyGame& g, int reported) {
+  int n = reported;
+  visit_state(g, [&](const auto& s) {
+    if constexpr (requires { s.context().image(0); }) {
+      if (reported > 1) {
+        n = 0;
+        for (int k = 0; k < reported; ++k) n += &s.context().image(k) == &s.context();
+      }
+    }
+  });
+  return n;
 }
 
 /// The progress line goes to a terminal only (the real stderr, a TTY).
@@ -60,29 +97,29 @@ std::vector<CommandSpec> solve_commands() {
              cmd->add_flag("--no-symmetry", a->no_symmetry,
                            "do not reduce positions by the 12 board symmetries");
              cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
-             cmd->add_option("--threads", a->threads,
-                             "worker threads for retrograde enumeration (default: cores, <= 8)")
-                 ->check(CLI::Range(0, 64));
-             cmd->add_option("--max-positions", a->o.max_positions,
-                             "retrograde: stop beyond this many positions and report how far it "
-                             "got (default: no limit)")
-                 ->check(CLI::NonNegativeNumber);
-             cmd->add_option("--table-mb", a->o.table_mb,
-                             "dfs: transposition table size in MB, keys' heap memory included "
-                             "(default 512)")
-                 ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
-             cmd->add_option("--max-nodes", a->o.max_nodes,
-                             "dfs: stop after this many nodes and report the openings solved so "
-                             "far (default: no limit)")
-                 ->check(CLI::NonNegativeNumber);
+             constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+             add_int_option(cmd, "--threads", a->threads,
+                            "worker threads for retrograde enumeration (default: cores, <= 8)", 0,
+                            64);
+             add_int_option(cmd, "--max-positions", a->o.max_positions,
+                            "retrograde: stop beyond this many positions and report how far it "
+                            "got (default: no limit)",
+                            uint64_t{0}, kU64Max);
+             add_int_option(cmd, "--table-mb", a->o.table_mb,
+                            "dfs: transposition table size in MB, keys' heap memory included "
+                            "(default 512)",
+                            uint64_t{1}, uint64_t{1} << 20);
+             add_int_option(cmd, "--max-nodes", a->o.max_nodes,
+                            "dfs: stop after this many nodes and report the openings solved so "
+                            "far (default: no limit)",
+                            uint64_t{0}, kU64Max);
              cmd->add_option("--checkpoint", a->o.checkpoint,
                              "save finished work to FILE (atomically) and resume from it");
-             cmd->add_option("--checkpoint-interval", a->o.checkpoint_interval,
-                             "seconds between checkpoint saves (default 60)")
-                 ->check(CLI::PositiveNumber);
-             cmd->add_option("--stop-after", a->o.stop_after,
-                             "testing: stop as if interrupted after N units of work")
-                 ->check(CLI::NonNegativeNumber)
+             add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,
+                                "seconds between checkpoint saves (default 60)", 0.001, 1e9);
+             add_int_option(cmd, "--stop-after", a->o.stop_after,
+                            "testing: stop as if interrupted after N units of work", uint64_t{0},
+                            kU64Max)
                  ->group("");
              return Action([=](std::ostream& out, std::ostream& err) {
                using Method = solver::SolveOptions::Method;
@@ -112,6 +149,8 @@ std::vector<CommandSpec> solve_commands() {
                if (ga->given("--dice")) throw InputError("--dice is only used by nardy");
                if (ga->given("--db")) throw InputError("--db is only used by nardy");
                auto g = ga->build();
+               // Found out now, not at the first save after the work.
+               if (!o.checkpoint.empty()) check_writable(o.checkpoint, "--checkpoint");
                o.symmetry = !a->no_symmetry;
                o.pv = !a->no_pv;
                o.threads = a->threads > 0 ? a->threads : default_threads();
@@ -122,10 +161,12 @@ std::vector<CommandSpec> solve_commands() {
                // The job's identity (checkpoints resume only the job that wrote them).
                JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
                o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
-                             (a->pie ? "; pie" : "");
+                             (a->pie ? "; pie" : "") + content_inputs(*g) +
+                             (ga->given("--position") ? "; position=" + ga->position : "");
                if (a->pie && a->method == "retrograde")
                  throw InputError("--pie solves by alpha-beta: drop --method retrograde");
                solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
+               r.symmetries = symmetries_used(*g, r.symmetries);
                job.pie_setups = a->pie;
                job.to_move = color_name(r.to_move);
                // A one-move pie table for the games whose pie rule is one

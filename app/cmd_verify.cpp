@@ -1,6 +1,8 @@
 // loom verify: dispatches to the solver's property checks or the Z3 queries.
 #include "app/command.h"
+#include "app/int_option.h"
 #include "app/verify.h"
+#include "model/common/bitboard.h"
 #include "model/common/errors.h"
 
 namespace loom {
@@ -12,7 +14,7 @@ std::vector<CommandSpec> verify_commands() {
              auto size = std::make_shared<int>(0);
              auto checkpoint = std::make_shared<std::string>();
              cmd->add_option("game", a->game, "game name");
-             cmd->add_option("--size", *size, "board side");
+             add_int_option(cmd, "--size", *size, "board side", kMinSide, kMaxSide);
              cmd->add_option("--rule", a->rules, "rule variant NAME=VALUE (repeatable)")
                  ->take_all()
                  ->allow_extra_args(false);

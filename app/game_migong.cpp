@@ -3,12 +3,11 @@
 #include "app/game_migong.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "app/registry.h"
+#include "model/common/files.h"
 #include "model/migong/migong.h"
 
 namespace loom {
@@ -150,29 +149,17 @@ class MigongAdapter : public GameAdapter<migong::State<W>> {
   std::string score_report() const override { return score_text(this->s_); }
 };
 
-std::string read_small_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open the file");
-  std::string text;
-  char buf[4096];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > (1u << 20)) throw InputError("file too large for an edge colouring");
-  }
-  if (in.bad()) throw InputError("read error");
-  return text;
-}
-
 }  // namespace
 
 migong::EdgeColouring migong_edges(int size, const std::optional<std::string>& path) {
   if (!path) return migong::EdgeColouring::standard(size);
+  // A regular file only (a FIFO would block, a directory is no colouring),
+  // at most 1 MiB (a side-13 colouring is about 2 KB).
+  std::string text = read_regular_file(*path, "--edges", 1u << 20);
   try {
-    return migong::EdgeColouring::parse(read_small_file(*path), size);
+    return migong::EdgeColouring::parse(text, size);
   } catch (const InputError& e) {
-    throw InputError("--edges '" + detail::printable(*path) + "': " + e.what());
+    throw InputError("--edges '" + clip_token(*path, 200) + "': " + e.what());
   }
 }
 

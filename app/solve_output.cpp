@@ -25,15 +25,30 @@ std::string mem_text(uint64_t bytes) {
   return buf;
 }
 
-std::string value_sentence(const solver::Value& v, int plies) {
+/// The sides as the readable text names them: Migong's are Blue and Yellow
+/// (the JSON keeps "black" and "white", CONVENTIONS.md).
+std::string side_word(const std::string& game, bool black) {
+  if (game == "migong") return black ? "Blue" : "Yellow";
+  return black ? "black" : "white";
+}
+
+/// A value as a word of the readable text (Value::text() with the game's
+/// side names).
+std::string value_word(const std::string& game, const solver::Value& v) {
+  if (v.kind == solver::Value::Kind::kBlack) return side_word(game, true);
+  if (v.kind == solver::Value::Kind::kWhite) return side_word(game, false);
+  return v.text();
+}
+
+std::string value_sentence(const std::string& game, const solver::Value& v, int plies) {
   using K = solver::Value::Kind;
   std::string p =
       plies >= 0 ? " (game ends in " + std::to_string(plies) + " plies with best play)" : "";
   switch (v.kind) {
     case K::kBlack:
-      return "black wins" + p;
+      return side_word(game, true) + " wins" + p;
     case K::kWhite:
-      return "white wins" + p;
+      return side_word(game, false) + " wins" + p;
     case K::kDraw:
       return plies >= 0 ? "draw (a drawn end is forced)"
                         : "draw: neither side can force a win; play can go on for ever";
@@ -88,7 +103,7 @@ std::string JobInfo::headline() const {
   if (!rs.empty()) s += " (" + rs + ")";
   if (!setup.empty()) s += ", setup \"" + setup + "\"";
   s += record.empty() ? ", from the start" : ", after \"" + record + "\"";
-  s += ", " + to_move + " to move";
+  s += ", " + (to_move.empty() ? to_move : side_word(game, to_move == "black")) + " to move";
   return s;
 }
 
@@ -128,17 +143,18 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   out << job.headline() << "\n";
   if (!r.complete) {
     if (r.value.known())
-      out << "value: " << value_sentence(r.value, r.plies) << " (proven, though not every "
-          << (job.pie_setups ? "set-up" : "opening") << " is solved)\n";
+      out << "value: " << value_sentence(job.game, r.value, r.plies)
+          << " (proven, though not every " << (job.pie_setups ? "set-up" : "opening")
+          << " is solved)\n";
     out << (r.value.known() ? "incomplete: " : "not solved: ") << r.note << "\n";
   } else {
     if (job.pie_setups) {
       out << "pie: the setter should place " << r.pie_setup << " (black white); the chooser then "
-          << "takes " << (r.value.winner() == solver::Value::Kind::kBlack ? "black" : "white")
+          << "takes " << side_word(job.game, r.value.winner() == solver::Value::Kind::kBlack)
           << " and wins by " << solver::margin_text(std::abs(r.value.margin2)) << "\n";
-      out << "value: " << value_sentence(r.value, r.plies) << " after that set-up\n";
+      out << "value: " << value_sentence(job.game, r.value, r.plies) << " after that set-up\n";
     } else {
-      out << "value: " << value_sentence(r.value, r.plies) << "\n";
+      out << "value: " << value_sentence(job.game, r.value, r.plies) << "\n";
     }
   }
   if (job.pie_setups && !r.openings.empty()) {
@@ -157,7 +173,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     for (const auto& o : r.openings) {
       char buf[96];
       std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-8s", o.move.c_str(), o.count,
-                    o.value.text().c_str());
+                    value_word(job.game, o.value).c_str());
       out << buf;
       if (o.plies >= 0) out << " (" << o.plies << " plies)";
       if (job.pie_table) {
@@ -180,13 +196,16 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
         << " symmetries), " << solver::with_commas(r.moves) << " moves, "
         << solver::with_commas(r.terminals) << " ends, " << r.sweeps << " sweeps";
   } else {
-    out << solver::with_commas(r.nodes) << " nodes searched, " << solver::with_commas(r.positions)
-        << " positions stored (up to " << r.symmetries << " symmetries)";
+    out << solver::with_commas(r.nodes) << " nodes searched"
+        << (r.resumed ? " in this run (" + solver::with_commas(r.nodes_total) + " in all runs)"
+                      : "")
+        << ", " << solver::with_commas(r.positions) << " positions stored (up to " << r.symmetries
+        << " symmetries)";
   }
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
-  out << ", " << mem_text(r.bytes) << ", " << secs << " s" << (r.resumed ? " (resumed)" : "")
-      << "\n";
+  out << ", " << mem_text(r.bytes) << ", " << secs << " s"
+      << (r.resumed ? " in this run (resumed from a checkpoint)" : "") << "\n";
   if (json) {
     nlohmann::json j;
     job.to_json(j);
@@ -206,6 +225,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     j["pv"] = r.pv;
     j["pv_repeats"] = r.pv_repeats;
     j["nodes"] = r.nodes;
+    if (r.method == "dfs") j["nodes_total"] = r.nodes_total;
     j["positions"] = r.positions;
     if (r.method == "retrograde") {
       j["moves"] = r.moves;

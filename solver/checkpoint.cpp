@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
 namespace loom::solver {
 
@@ -69,7 +70,10 @@ uint64_t Checksum::value() const {
 CheckpointWriter::CheckpointWriter(std::string path, std::string_view kind,
                                    std::string_view signature)
     : path_(std::move(path)), tmp_(path_ + ".tmp") {
-  f_ = std::fopen(tmp_.c_str(), "wb");
+  // A fresh file ("x": never through whatever might sit at tmp_, such as a
+  // FIFO left there, which would block).
+  std::remove(tmp_.c_str());
+  f_ = std::fopen(tmp_.c_str(), "wbx");
   if (!f_) throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
   bytes(kMagic, sizeof kMagic);
   u64(kVersion);
@@ -100,9 +104,14 @@ void CheckpointWriter::commit() {
   uint64_t sum = sum_.value();
   if (std::fwrite(&sum, 1, sizeof sum, f_) != sizeof sum || std::fflush(f_) != 0)
     throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
-  ::fsync(fileno(f_));
-  std::fclose(f_);
+  if (::fsync(fileno(f_)) != 0 && errno != EINVAL)
+    throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
+  int closed = std::fclose(f_);
   f_ = nullptr;
+  if (closed != 0) {
+    std::remove(tmp_.c_str());
+    throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
+  }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
     throw InputError("cannot replace checkpoint " + path_ + ": " + sys_error());
 }
@@ -114,16 +123,40 @@ bool CheckpointReader::exists(const std::string& path) {
   return std::filesystem::exists(path, ec);
 }
 
+namespace {
+
+/// The first "; "-separated field where two job signatures differ, as
+/// "name: this job's value, the file's value" (both clipped).
+std::string first_difference(std::string_view mine, std::string_view theirs) {
+  auto fields = [](std::string_view s) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (i <= s.size()) {
+      size_t j = s.find("; ", i);
+      if (j == std::string_view::npos) j = s.size();
+      out.push_back(s.substr(i, j - i));
+      i = j + 2;
+    }
+    return out;
+  };
+  auto a = fields(mine), b = fields(theirs);
+  for (size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
+    std::string_view x = k < a.size() ? a[k] : "(none)", y = k < b.size() ? b[k] : "(none)";
+    if (x == y) continue;
+    return "this job has '" + clip_token(x, 60) + "', the file '" + clip_token(y, 60) + "'";
+  }
+  return "the signatures differ";
+}
+
+}  // namespace
+
 CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
                                    std::string_view signature)
     : path_(std::move(path)) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path_, ec)) corrupt("it is a directory");
-  f_ = std::fopen(path_.c_str(), "rb");
-  if (!f_) throw InputError("cannot read checkpoint " + path_ + ": " + sys_error());
+  file_ = std::make_unique<RegularFile>(path_, "checkpoint");
+  f_ = file_->get();
   // Pass 1: checksum over everything but the trailing 8 bytes.
-  uint64_t size = std::filesystem::file_size(path_, ec);
-  if (ec) throw InputError("cannot read checkpoint " + path_ + ": " + ec.message());
+  uint64_t size = file_->size();
   if (size < sizeof kMagic + 8 + 8) corrupt("the file is too short");
   Checksum sum;
   std::vector<unsigned char> buf(1 << 20);
@@ -136,6 +169,7 @@ CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
   }
   uint64_t stored;
   if (std::fread(&stored, 1, 8, f_) != 8) corrupt("the file could not be read to its end");
+  if (std::fgetc(f_) != EOF) corrupt("the file changed while it was read");
   if (stored != sum.value()) corrupt("checksum mismatch (a damaged or partly written file)");
   // Pass 2: header, then the payload is read by the solver.
   std::rewind(f_);
@@ -143,23 +177,28 @@ CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
   char magic[8];
   bytes(magic, sizeof magic);
   if (std::memcmp(magic, kMagic, sizeof magic) != 0) corrupt("not a loom checkpoint");
-  if (u64() != kVersion) corrupt("unsupported checkpoint version");
+  uint64_t version = u64();
+  if (version != kVersion)
+    mismatch("it was written by another version of loom (checkpoint format " +
+             std::to_string(version) + "; this loom reads format " + std::to_string(kVersion) +
+             ")");
   std::string k = str();
   if (k != kind)
-    throw InputError("checkpoint " + path_ + " was written by another kind of run (" + k +
-                     "); delete it or choose another file");
+    mismatch("it was written by another kind of run (" + clip_token(k) + ", this run is " +
+             std::string(kind) + ")");
   std::string sig = str();
-  if (sig != signature)
-    throw InputError("checkpoint " + path_ + " belongs to another job (" + sig +
-                     "); delete it or choose another file");
+  if (sig != signature) mismatch("it belongs to another job: " + first_difference(signature, sig));
 }
 
-CheckpointReader::~CheckpointReader() {
-  if (f_) std::fclose(f_);
+void CheckpointReader::mismatch(const std::string& why) const {
+  throw InputError("checkpoint " + clip_token(path_, 200) + " does not match this job: " + why +
+                   "; delete it or choose another file");
 }
+
+CheckpointReader::~CheckpointReader() = default;
 
 void CheckpointReader::corrupt(const std::string& why) const {
-  throw InputError("checkpoint " + path_ + " is corrupt: " + why);
+  throw InputError("checkpoint " + clip_token(path_, 200) + " is corrupt: " + why);
 }
 
 uint64_t CheckpointReader::u64(uint64_t max, const char* what) {

@@ -7,16 +7,19 @@
 // wrote it), payload, then a 64-bit checksum of everything before it. Every
 // defect (short file, bad magic, checksum, lengths that overrun the file,
 // another job's signature) is an InputError naming the file: exit status 2,
-// never a crash.
+// never a crash. Damage is reported as "corrupt", a sound file of another
+// job, kind or format version as "does not match this job".
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/common/errors.h"
+#include "model/common/files.h"
 #include "solver/core.h"
 
 namespace loom::solver {
@@ -108,7 +111,11 @@ class CheckpointReader {
   }
   /// The payload must be used up exactly.
   void finish();
+  /// The file is damaged (a torn write, a flipped bit, a short file).
   [[noreturn]] void corrupt(const std::string& why) const;
+  /// The file is sound but was written for another job, kind of run or
+  /// format version: reported as a mismatch, not as damage.
+  [[noreturn]] void mismatch(const std::string& why) const;
 
  private:
   template <class T>
@@ -118,6 +125,7 @@ class CheckpointReader {
     return n;
   }
   std::string path_;
+  std::unique_ptr<RegularFile> file_;  // only regular files are opened
   std::FILE* f_ = nullptr;
   uint64_t remaining_ = 0;  // payload bytes left
 };

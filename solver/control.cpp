@@ -1,6 +1,11 @@
 #include "solver/control.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 
 namespace loom::solver {
@@ -11,6 +16,27 @@ extern "C" void on_stop_signal(int) {
   g_stop = 1;
 }
 }  // namespace
+
+int terminal_columns() {
+  struct winsize ws {};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (const char* c = std::getenv("COLUMNS")) {
+    int n = std::atoi(c);
+    if (n > 0 && n < 10000) return n;
+  }
+  return 80;
+}
+
+std::string fit_status_line(std::string line, int columns) {
+  // One column is left free: a line that fills the last column makes some
+  // terminals wrap, and the next \r then redraws below instead of in place.
+  size_t width = static_cast<size_t>(std::max(columns - 1, 10));
+  if (line.size() > width) {
+    line.resize(width - 3);
+    line += "...";
+  }
+  return line;
+}
 
 RunControl::RunControl(Config cfg) : cfg_(cfg) {
   start_ = last_checkpoint_ = now();
@@ -42,8 +68,7 @@ void RunControl::status(const std::string& line) {
   last_status_ = now();
   char t[32];
   std::snprintf(t, sizeof t, "[%7.1fs] ", elapsed());
-  std::string s = t + line;
-  if (s.size() > 118) s.resize(118);
+  std::string s = fit_status_line(t + line, terminal_columns());
   *cfg_.tty << "\r\x1b[K" << s << std::flush;
   status_shown_ = true;
 }

@@ -66,6 +66,13 @@ class RunControl {
   }, old_term_{};
 };
 
+/// Width of the terminal on standard error (TIOCGWINSZ), else $COLUMNS,
+/// else 80.
+int terminal_columns();
+/// `line` cut to fit one terminal row of `columns` (ending in "..." when cut,
+/// the last column left free so the line never wraps and scrolls).
+std::string fit_status_line(std::string line, int columns);
+
 /// "12,345,678" (thousands separators, for readable summaries).
 std::string with_commas(uint64_t n);
 

@@ -64,15 +64,16 @@ struct SolveReport {
   std::vector<OpeningResult> openings;
   std::vector<std::string> pv;
   bool pv_repeats = false;  ///< the PV ends because a position repeats (a draw)
-  uint64_t nodes = 0;       ///< positions searched (dfs) / positions stored (retrograde)
-  uint64_t positions = 0;   ///< positions stored (up to symmetry)
-  uint64_t moves = 0;       ///< retrograde: stored moves between them
-  uint64_t terminals = 0;   ///< retrograde: ends among them
-  uint32_t sweeps = 0;      ///< retrograde: sweeps until the fixed point
-  int depth_complete = -1;  ///< incomplete retrograde: every line of this many plies stored
-  uint64_t bytes = 0;       ///< memory of the tables
+  uint64_t nodes = 0;  ///< positions searched in this run (dfs) / positions stored (retrograde)
+  uint64_t nodes_total = 0;  ///< dfs: nodes of this run and every run it resumes
+  uint64_t positions = 0;    ///< positions stored (up to symmetry)
+  uint64_t moves = 0;        ///< retrograde: stored moves between them
+  uint64_t terminals = 0;    ///< retrograde: ends among them
+  uint32_t sweeps = 0;       ///< retrograde: sweeps until the fixed point
+  int depth_complete = -1;   ///< incomplete retrograde: every line of this many plies stored
+  uint64_t bytes = 0;        ///< memory of the tables
   int symmetries = 1;
-  double seconds = 0;
+  double seconds = 0;  ///< this run's (a resumed run does not count earlier runs)
   bool resumed = false;
   std::string note;
   std::string pie_setup;  ///< pie table: the set-up the setter should choose
@@ -190,7 +191,7 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
     ctl.checkpoint_written();
   };
   auto fill_counts = [&] {
-    rep.positions = rep.nodes = r.positions();
+    rep.positions = rep.nodes = rep.nodes_total = r.positions();
     rep.moves = r.moves();
     rep.terminals = r.terminals();
     rep.sweeps = r.sweeps();
@@ -297,7 +298,9 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
     CheckpointReader rd(o.checkpoint, kind, o.signature);
     uint64_t n = rd.u64(1 << 20, "opening count");
-    if (n != branches.size()) rd.corrupt("opening count differs from this position's");
+    if (n != branches.size())
+      rd.mismatch("it holds " + std::to_string(n) + " openings, this position has " +
+                  std::to_string(branches.size()));
     for (auto& x : done) {
       uint64_t has = rd.u64(1, "flag");
       uint64_t raw = rd.u64();
@@ -344,7 +347,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
                             done[i] ? score_value(*done[i], neutral) : Value{}, -1});
   auto finish = [&](bool complete) {
     rep.complete = complete;
-    rep.nodes = nodes_before + d.nodes();
+    rep.nodes = d.nodes();
+    rep.nodes_total = nodes_before + d.nodes();
     rep.positions = d.stored();
     rep.bytes = d.table_bytes();
     rep.seconds = ctl.elapsed();
@@ -423,6 +427,10 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
   if (m == SolveOptions::Method::kAuto)
     m = detail::scores_margins(root) ? SolveOptions::Method::kDfs
                                      : SolveOptions::Method::kRetrograde;
+  else if (m == SolveOptions::Method::kRetrograde && detail::scores_margins(root))
+    throw InputError(
+        "retrograde analysis solves win/loss/draw games; this game scores margins (use "
+        "--method dfs, the default for it)");
   SolveReport rep = m == SolveOptions::Method::kDfs ? detail::solve_dfs(root, o, ctl)
                                                     : detail::solve_retrograde(root, o, ctl);
   rep.to_move = root.to_move();

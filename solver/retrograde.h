@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <thread>
@@ -291,7 +292,7 @@ class Retrograde {
     std::vector<uint32_t> degree;  // per position
     std::vector<Key> keys;         // successors, in order
     std::vector<uint64_t> hashes;
-    std::string error;  // an exception in a worker (re-thrown by the caller)
+    std::exception_ptr error;  // an exception in a worker (re-thrown, type kept, by the caller)
   };
 
   uint64_t batch_size() const {
@@ -326,8 +327,8 @@ class Retrograde {
           s.undo(m, u);
         }
       }
-    } catch (const std::exception& e) {
-      b.error = e.what();
+    } catch (...) {
+      b.error = std::current_exception();
     }
   }
 
@@ -347,7 +348,7 @@ class Retrograde {
       for (auto& w : workers) w.join();
     }
     for (auto& p : parts)
-      if (!p.error.empty()) throw std::runtime_error(p.error);
+      if (p.error) std::rethrow_exception(p.error);
   }
 
   /// Inserts a batch's successors in order and appends its adjacency.

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/common/errors.h"
+
 namespace loom {
 
 enum class Color : uint8_t { kBlack = 0, kWhite = 1 };
@@ -103,9 +105,9 @@ struct MoveStack {
   }
 };
 
-/// The deepest perft the command line runs: the recursion takes one stack
-/// frame a ply, and games that can loop (Gadur as written) have no natural
-/// depth bound. Every loop-free game is shorter (469 sites on side 13).
+/// The deepest perft the toolkit runs (issue 17): the recursion is one stack
+/// frame a ply, and games that can loop (Gadur) have no natural depth bound.
+/// Every board's longest game without a loop is shorter (469 cells on side 13).
 inline constexpr int kMaxPerftDepth = 1000;
 
 namespace detail {
@@ -123,10 +125,18 @@ uint64_t perft_rec(S& s, int depth, int ply, MoveStack<typename S::Move>& stack,
   for (size_t i = 0; i < moves.size(); ++i) {
     const auto m = moves[i];
     s.apply(m, u);
-    total += perft_rec(s, depth - 1, ply + 1, stack, bulk);
+    uint64_t n = perft_rec(s, depth - 1, ply + 1, stack, bulk);
     s.undo(m, u);
+    if (__builtin_add_overflow(total, n, &total))
+      throw InputError("perft: the count exceeds 2^64 - 1 (choose a smaller depth)");
   }
   return total;
+}
+
+inline void check_perft_depth(int depth) {
+  if (depth < 0 || depth > kMaxPerftDepth)
+    throw InputError("perft depth must be 0.." + std::to_string(kMaxPerftDepth) + ", got " +
+                     std::to_string(depth));
 }
 }  // namespace detail
 
@@ -135,6 +145,7 @@ uint64_t perft_rec(S& s, int depth, int ply, MoveStack<typename S::Move>& stack,
 /// listing moves where the game supports it.
 template <Game S>
 uint64_t perft(S s, int depth, bool bulk = true) {
+  detail::check_perft_depth(depth);
   MoveStack<typename S::Move> stack;
   return detail::perft_rec(s, depth, 0, stack, bulk);
 }
@@ -144,6 +155,7 @@ template <Game S>
 std::vector<std::pair<typename S::Move, uint64_t>> perft_divide(S s, int depth) {
   std::vector<std::pair<typename S::Move, uint64_t>> out;
   if (depth <= 0) return out;
+  detail::check_perft_depth(depth);
   std::vector<typename S::Move> moves;
   s.legal_moves(moves);
   MoveStack<typename S::Move> stack;

@@ -13,7 +13,7 @@ RuleSet::RuleSet(std::vector<RuleSpec> specs) : specs_(std::move(specs)) {
 void RuleSet::set(std::string_view a) {
   auto eq = a.find('=');
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == a.size())
-    throw InputError("malformed rule '" + std::string(a) + "' (expected NAME=VALUE)");
+    throw InputError("malformed rule '" + clip_token(a) + "' (expected NAME=VALUE)");
   std::string_view key = a.substr(0, eq), value = a.substr(eq + 1);
   for (size_t i = 0; i < specs_.size(); ++i) {
     if (specs_[i].key != key) continue;
@@ -24,13 +24,13 @@ void RuleSet::set(std::string_view a) {
       }
     std::string allowed;
     for (const auto& v : specs_[i].values) allowed += (allowed.empty() ? "" : ", ") + v;
-    throw InputError("rule " + std::string(key) + " has no value '" + std::string(value) +
+    throw InputError("rule " + clip_token(key) + " has no value '" + clip_token(value) +
                      "' (allowed: " + allowed + ")");
   }
   std::string known;
   for (const auto& s : specs_) known += (known.empty() ? "" : ", ") + s.key;
   throw InputError(
-      "unknown rule '" + std::string(key) + "'" +
+      "unknown rule '" + clip_token(key) + "'" +
       (known.empty() ? " (this game has no rule options)" : " (known: " + known + ")"));
 }
 

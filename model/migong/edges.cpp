@@ -9,15 +9,9 @@ namespace loom::migong {
 
 namespace {
 
-/// A token echoed in an error message: at most 24 printable characters.
+/// A token echoed in an error message (model/common/errors.h).
 std::string shown(std::string_view t) {
-  std::string out;
-  for (char c : t.substr(0, 24)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    out += (u >= 0x20 && u < 0x7f) ? c : '?';
-  }
-  if (t.size() > 24) out += "...";
-  return out;
+  return clip_token(t, 24);
 }
 
 std::vector<std::string_view> words(std::string_view line) {

@@ -83,10 +83,7 @@ Position Position::start(int checkers) {
 
 Position Position::parse(std::string_view text) {
   auto fail = [&](const std::string& why) -> InputError {
-    std::string shown(text.substr(0, 100));
-    for (char& c : shown)
-      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-    return InputError("position '" + shown + (text.size() > 100 ? "..." : "") + "': " + why);
+    return InputError("position '" + clip_token(text, 100) + "': " + why);
   };
   if (text.size() < 2 || (text[0] != 'W' && text[0] != 'B') || text[1] != ':')
     throw fail("expected S:c1,...,c24 with S = W or B");
@@ -108,7 +105,7 @@ Position Position::parse(std::string_view text) {
         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
         !(digits.size() > 1 && digits[0] == '0') && !(neg && digits == "0");
     if (!ok)
-      throw fail("count " + std::to_string(k + 1) + " '" + std::string(f.substr(0, 8)) +
+      throw fail("count " + std::to_string(k + 1) + " '" + clip_token(f, 12) +
                  "' is not an integer");
     int v = 0;
     std::from_chars(digits.data(), digits.data() + digits.size(), v);

@@ -1,0 +1,432 @@
+// Robustness of the command line (issue 17), in process: one strict integer
+// parser for every option, files opened only if regular, checkpoints that
+// record every input of the job, output errors, messages that name and clip
+// what they quote, and the fixes of each defect found.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <streambuf>
+
+#include "app/int_option.h"
+#include "model/common/files.h"
+#include "model/common/game.h"
+#include "model/gadur/gadur.h"
+#include "solver/checkpoint.h"
+#include "solver/control.h"
+#include "tests/common/cli_run.h"
+
+using namespace loom;
+using loom::testing::BadInput;
+using loom::testing::check_bad_inputs;
+using loom::testing::last_json;
+using loom::testing::lines;
+using loom::testing::run;
+using nlohmann::json;
+
+namespace {
+
+std::string robust_temp(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / "loom_robust_tests";
+  std::filesystem::create_directories(dir);
+  auto p = dir / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(p);
+  return p.string();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream o(path, std::ios::binary | std::ios::trunc);
+  o << text;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("the strict integer parser accepts decimal digits only, within bounds",
+          "[robust][options]") {
+  CHECK(parse_int_option<int>("0", "--x", 0, 10) == 0);
+  CHECK(parse_int_option<int>("10", "--x", 0, 10) == 10);
+  CHECK(parse_int_option<int>("-5", "--x", -10, 10) == -5);
+  CHECK(parse_int_option<uint64_t>("18446744073709551615", "--x", 0, UINT64_MAX) == UINT64_MAX);
+  for (const char* bad : {"", " 1", "1 ", "+1", "0x3", "010", "1e3", "1.0", "-0", "--1", "٣",
+                          "1,000", "11", "-1", "18446744073709551616"}) {
+    INFO("'" << bad << "'");
+    CHECK_THROWS_AS(parse_int_option<int>(bad, "--x", 0, 10), InputError);
+  }
+  CHECK_THROWS_AS(parse_int_option<uint64_t>("-1", "--x", 0, 100), InputError);
+  CHECK_THROWS_AS(parse_int_option<uint64_t>("18446744073709551616", "--x", 0, UINT64_MAX),
+                  InputError);
+  // The message names the option and its bounds, and clips a long text.
+  try {
+    parse_int_option<int>(std::string(300, '9'), "--depth", 0, 1000);
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    std::string m = e.what();
+    CHECK(m.find("--depth") != std::string::npos);
+    CHECK(m.find("0..1000") != std::string::npos);
+    CHECK(m.find("(300 characters)") != std::string::npos);
+    CHECK(m.size() < 160);
+  }
+  CHECK(parse_seconds_option("0.25", "--i", 0.001, 1e9) == 0.25);
+  for (const char* bad : {"", "0", "-1", "nan", "inf", "1e3", "1..2", " 1", "0x1"}) {
+    INFO("'" << bad << "'");
+    CHECK_THROWS_AS(parse_seconds_option(bad, "--i", 0.001, 1e9), InputError);
+  }
+}
+
+TEST_CASE("every integer option of every command refuses the same bad texts",
+          "[robust][options][cli]") {
+  // (command line before the option, option): each takes an integer.
+  struct Opt {
+    std::vector<std::string> pre;
+    std::string option;
+  };
+  std::vector<Opt> opts = {
+      {{"moves", "gadur"}, "--size"},
+      {{"perft", "gadur", "--depth", "1"}, "--size"},
+      {{"perft", "gadur", "--size", "2"}, "--depth"},
+      {{"show", "gadur"}, "--size"},
+      {{"score", "fiodar"}, "--size"},
+      {{"play", "gadur", "--size", "2"}, "--seed"},
+      {{"play", "gadur", "--size", "2"}, "--max-turns"},
+      {{"edges", "migong"}, "--size"},
+      {{"verify", "gadur", "--property", "termination"}, "--size"},
+      {{"solve", "gadur", "--size", "2"}, "--threads"},
+      {{"solve", "gadur", "--size", "2"}, "--max-positions"},
+      {{"solve", "gadur", "--size", "2"}, "--table-mb"},
+      {{"solve", "gadur", "--size", "2"}, "--max-nodes"},
+      {{"solve", "gadur"}, "--size"},
+  };
+  std::vector<BadInput> cases;
+  for (const auto& o : opts)
+    for (const std::string& bad : std::vector<std::string>{"", "-1", "0x3", "+2", " 2", "2 ", "02",
+                                                           "2.0", "two", std::string(300, '7')}) {
+      auto args = o.pre;
+      args.insert(args.end(), {o.option, bad});
+      cases.push_back({args, o.option});
+    }
+  check_bad_inputs(cases);
+  // The bounds are named.
+  auto r = run({"perft", "gadur", "--size", "2", "--depth", "100000"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("0..1000") != std::string::npos);
+  auto s = run({"moves", "gadur", "--size", "0"});
+  CHECK(s.err.find("2..13") != std::string::npos);
+}
+
+TEST_CASE("perft depth is bounded and a huge depth is a clear error, not a stack overflow",
+          "[robust][perft]") {
+  check_bad_inputs({{{"perft", "gadur", "--size", "2", "--depth", "100000"}, "--depth"},
+                    {{"perft", "gadur", "--size", "2", "--depth", "1001"}, "--depth"},
+                    {{"perft", "nardy", "--depth", "100000"}, "--depth"}});
+  // The bound holds in the library too.
+  auto ctx = std::make_shared<const gadur::Context<1>>(2, gadur::Options{});
+  CHECK_THROWS_AS(loom::perft(gadur::State<1>(ctx.get()), kMaxPerftDepth + 1), InputError);
+  // A game that always ends: the deepest depth allowed counts every whole game,
+  // the same as any depth past the longest game (Enfargar side 2: 7 cells).
+  auto deep = run({"perft", "enfargar", "--size", "2", "--depth", "1000"});
+  auto d30 = run({"perft", "enfargar", "--size", "2", "--depth", "30"});
+  REQUIRE(deep.code == 0);
+  CHECK(deep.out == d30.out);
+}
+
+TEST_CASE("an unknown command is named, the commands listed and the nearest suggested",
+          "[robust][cli]") {
+  auto r = run({"mvoes", "gadur"});
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+  CHECK(r.err.find("unknown command 'mvoes'") != std::string::npos);
+  CHECK(r.err.find("known: moves, perft") != std::string::npos);
+  CHECK(r.err.find("did you mean 'moves'") != std::string::npos);
+  auto far = run({"zzzzzzzz"});
+  CHECK(far.code == 2);
+  CHECK(far.err.find("did you mean") == std::string::npos);
+  auto v = run({"--version"});
+  CHECK(v.code == 0);
+  CHECK(v.out.rfind("loom ", 0) == 0);
+  CHECK(lines(v.out).size() == 1);
+  // A command's help: its options and examples.
+  auto h = run({"perft", "--help"});
+  CHECK(h.code == 0);
+  CHECK(h.out.find("--depth") != std::string::npos);
+  CHECK(h.out.find("Examples:") != std::string::npos);
+  CHECK(h.out.find("--max-nodes") == std::string::npos);
+  auto hs = run({"solve", "--help"});
+  CHECK(hs.out.find("--max-nodes") != std::string::npos);
+  CHECK(hs.out.find("--depth") == std::string::npos);
+  CHECK(hs.out.find("--stop-after") == std::string::npos);  // testing only, hidden
+}
+
+namespace {
+/// A stream buffer that refuses every write (a full disk).
+struct FullDisk : std::streambuf {
+  int overflow(int) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+}  // namespace
+
+TEST_CASE("output that cannot be written is an error (exit 2), not a silent success",
+          "[robust][cli]") {
+  FullDisk full;
+  std::ostream out(&full);
+  std::ostringstream err;
+  int code = run_loom({"moves", "gadur", "--size", "2"}, out, err);
+  CHECK(code == 2);
+  CHECK(err.str().find("cannot write the output") != std::string::npos);
+  CHECK(lines(err.str()).size() == 1);
+}
+
+TEST_CASE("files are opened only if regular: directories, FIFOs and missing files are refused",
+          "[robust][files]") {
+  std::string dir = robust_temp("files");
+  std::filesystem::create_directories(dir);
+  std::string fifo = dir + "/pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string regular = dir + "/plain";
+  write_text(regular, "hello\n");
+  CHECK(read_regular_file(regular, "test", 100) == "hello\n");
+  auto refused = [](const std::string& path, uint64_t cap, const char* needle) {
+    try {
+      read_regular_file(path, "test file", cap);
+      FAIL("accepted " << path);
+    } catch (const InputError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(needle) != std::string::npos);
+      CHECK(std::string(e.what()).find("test file '") == 0);
+    }
+  };
+  refused(dir, 100, "a directory");
+  refused(fifo, 100, "a FIFO");  // must not block
+  refused(dir + "/missing", 100, "No such file");
+  refused(regular + "/below", 100, "Not a directory");
+  refused(regular, 3, "too large");
+  refused("/dev/null", 100, "character device");
+  refused("", 100, "no file name");
+  // Unreadable: the tests may run as root, who reads a chmod-000 file; the
+  // check then only runs for other users.
+  if (::geteuid() != 0) {
+    std::string locked = dir + "/locked";
+    write_text(locked, "x");
+    ::chmod(locked.c_str(), 0);
+    refused(locked, 100, "Permission denied");
+  }
+  // Writability checked before long work: missing directory, a directory,
+  // a place where no file can be created.
+  CHECK_NOTHROW(check_writable(dir + "/new.ckpt", "--checkpoint"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/new.ckpt"));
+  CHECK_THROWS_AS(check_writable(dir + "/no/such/dir/x.ckpt", "--checkpoint"), InputError);
+  CHECK_THROWS_AS(check_writable(dir, "--checkpoint"), InputError);
+  CHECK_THROWS_AS(check_writable(fifo, "--checkpoint"), InputError);
+  CHECK_THROWS_AS(check_writable("/proc/loom_probe.ckpt", "--checkpoint"), InputError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("Migong --edges files: every bad kind of file is exit 2 with one line",
+          "[robust][files][migong]") {
+  std::string dir = robust_temp("edges");
+  std::filesystem::create_directories(dir);
+  std::string fifo = dir + "/pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  auto good = run({"edges", "migong", "--size", "2"});
+  REQUIRE(good.code == 0);
+  std::string file = dir + "/e2";
+  write_text(file, good.out);
+  REQUIRE(run({"moves", "migong", "--size", "2", "--edges", file}).code == 0);
+  std::string truncated = dir + "/trunc", flipped = dir + "/flip", big = dir + "/big",
+              other_size = dir + "/size3";
+  write_text(truncated, good.out.substr(0, good.out.size() / 2));
+  std::string f = good.out;
+  f[f.rfind(" B")] = 'Q';  // one colour letter damaged
+  write_text(flipped, f);
+  write_text(big, std::string(2 << 20, '#'));
+  write_text(other_size, run({"edges", "migong", "--size", "3"}).out);
+  auto with = [](const std::string& path) {
+    return std::vector<std::string>{"moves", "migong", "--size", "2", "--edges", path};
+  };
+  check_bad_inputs({
+      {with(dir), "a directory"},
+      {with(fifo), "a FIFO"},
+      {with(dir + "/missing"), "No such file"},
+      {with(truncated), "--edges"},
+      {with(flipped), "--edges"},
+      {with(big), "too large"},
+      {with(other_size), "--edges"},
+      {with("/dev/zero"), "character device"},
+  });
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a Migong checkpoint records the edge colouring: another colouring is a mismatch",
+          "[robust][checkpoint][migong]") {
+  std::string dir = robust_temp("medges");
+  std::filesystem::create_directories(dir);
+  std::string ckpt = dir + "/m.ckpt";
+  // The default colouring, and the same colouring inverted (B <-> Y).
+  std::string standard = run({"edges", "migong", "--size", "2"}).out;
+  std::string inverted = standard;
+  for (size_t i = 0; i + 2 < inverted.size(); ++i)
+    if (inverted[i] == ' ' && (inverted[i + 1] == 'B' || inverted[i + 1] == 'Y') &&
+        inverted[i + 2] == '\n')
+      inverted[i + 1] = inverted[i + 1] == 'B' ? 'Y' : 'B';
+  REQUIRE(inverted != standard);
+  write_text(dir + "/inv", inverted);
+  write_text(dir + "/same", "# the default, with a comment\n" + standard);
+  // Alpha-beta: Migong's retrograde tables have no packed form to save.
+  std::vector<std::string> job = {"solve", "migong", "--size",       "2", "--method",
+                                  "dfs",   "--json", "--checkpoint", ckpt};
+  auto plain = run({"solve", "migong", "--size", "2", "--method", "dfs", "--json"});
+  REQUIRE(plain.code == 0);
+  auto first = run(job);
+  REQUIRE(first.code == 0);
+  // Another colouring: refused as another job's checkpoint, naming the edges.
+  auto other = job;
+  other.insert(other.end(), {"--edges", dir + "/inv"});
+  auto r = run(other);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+  CHECK(r.err.find("does not match this job") != std::string::npos);
+  CHECK(r.err.find("edges=") != std::string::npos);
+  CHECK(r.err.find("corrupt") == std::string::npos);
+  // The same colouring from another file (by content): the same job.
+  auto same = job;
+  same.insert(same.end(), {"--edges", dir + "/same"});
+  auto s = run(same);
+  REQUIRE(s.code == 0);
+  CHECK(last_json(s.out)["resumed"] == true);
+  CHECK(last_json(s.out)["value"] == last_json(plain.out)["value"]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, not regular",
+          "[robust][checkpoint][files]") {
+  std::string dir = robust_temp("ckpt");
+  std::filesystem::create_directories(dir);
+  std::string file = dir + "/g.ckpt";
+  std::vector<std::string> job = {"solve", "gadur", "--size", "2", "--checkpoint", file};
+  REQUIRE(run(job).code == 0);
+  const std::string good = read_text(file);
+  struct Case {
+    std::string name, bytes, needle;
+  };
+  std::string flipped = good;
+  flipped[good.size() / 3] ^= 0x01;
+  std::string version = good;
+  version[8] = 7;  // format version field (after the 8-byte magic)
+  {
+    // Keep the checksum sound: recompute it over the changed bytes.
+    solver::Checksum sum;
+    sum.add(version.data(), version.size() - 8);
+    uint64_t v = sum.value();
+    std::memcpy(version.data() + version.size() - 8, &v, 8);
+  }
+  std::vector<Case> cases = {
+      {"truncated", good.substr(0, good.size() - 1), "corrupt"},
+      {"cut to the header", good.substr(0, 30), "corrupt"},
+      {"one bit flipped", flipped, "corrupt"},
+      {"another version", version, "another version of loom"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    write_text(file, c.bytes);
+    auto r = run(job);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.find(c.needle) != std::string::npos);
+  }
+  // Another job (rules), another kind of run (dfs on a retrograde file).
+  write_text(file, good);
+  auto other =
+      run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--checkpoint", file});
+  CHECK(other.code == 2);
+  CHECK(other.err.find("does not match this job") != std::string::npos);
+  CHECK(other.err.find("capture=") != std::string::npos);
+  CHECK(other.err.find("corrupt") == std::string::npos);
+  auto kind = run({"solve", "gadur", "--size", "2", "--method", "dfs", "--checkpoint", file});
+  CHECK(kind.code == 2);
+  CHECK(kind.err.find("does not match this job") != std::string::npos);
+  // Not a regular file; a place that cannot be written: refused before any work.
+  std::string fifo = dir + "/pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  check_bad_inputs({
+      {{"solve", "gadur", "--size", "2", "--checkpoint", fifo}, "FIFO"},
+      {{"solve", "gadur", "--size", "2", "--checkpoint", dir}, "a directory"},
+      {{"solve", "gadur", "--size", "2", "--checkpoint", dir + "/missing/x.ckpt"},
+       "No such file or directory"},
+      {{"solve", "gadur", "--size", "2", "--checkpoint", "/proc/x.ckpt"}, "--checkpoint"},
+  });
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("contract fixes: exit 2 for impossible solves, Migong in Blue and Yellow",
+          "[robust][cli][solver]") {
+  check_bad_inputs({{{"solve", "fiodar", "--size", "2", "--method", "retrograde"},
+                     "retrograde analysis solves win/loss/draw games"}});
+  auto m = run({"solve", "migong", "--size", "2", "--json"});
+  REQUIRE(m.code == 0);
+  CHECK(m.out.find("Blue wins") != std::string::npos);
+  CHECK(m.out.find("Blue to move") != std::string::npos);
+  std::string text = m.out.substr(0, m.out.rfind('\n', m.out.size() - 2));  // before the JSON
+  CHECK(text.find("black") == std::string::npos);
+  CHECK(text.find("white") == std::string::npos);
+  CHECK(last_json(m.out)["value"] == "black");
+  // The symmetries really used: the default colouring keeps 6 of the 12.
+  CHECK(last_json(m.out)["symmetries"] == 6);
+  CHECK(last_json(run({"solve", "gadur", "--size", "2", "--json"}).out)["symmetries"] == 12);
+  auto p = run({"play", "migong", "--size", "2", "--seed", "3"});
+  REQUIRE(p.code == 0);
+  CHECK(p.out.find("result: black") == std::string::npos);
+}
+
+TEST_CASE("a resumed alpha-beta run counts nodes and seconds of this run, and the total",
+          "[robust][checkpoint][solver]") {
+  std::string dir = robust_temp("nodes");
+  std::filesystem::create_directories(dir);
+  std::string file = dir + "/d.ckpt";
+  std::vector<std::string> job = {"solve",    "enfargar",       "--size",       "3",
+                                  "--record", "a1 b2 c3 d4 e5", "--method",     "dfs",
+                                  "--json",   "--no-pv",        "--checkpoint", file};
+  auto stop = job;
+  stop.insert(stop.end(), {"--stop-after", "1"});
+  auto r1 = run(stop);
+  REQUIRE(r1.code == 130);
+  auto r2 = run(job);
+  REQUIRE(r2.code == 0);
+  json j = last_json(r2.out);
+  CHECK(j["resumed"] == true);
+  CHECK(j["nodes_total"].get<uint64_t>() > j["nodes"].get<uint64_t>());
+  CHECK(r2.out.find("in this run") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("error messages clip long tokens and say so", "[robust][cli]") {
+  std::string huge(300, '9');
+  auto r = run({"moves", "gadur", "--rule", "capture=" + huge});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("(300 characters)") != std::string::npos);
+  CHECK(r.err.size() < 200);
+  auto t = run({"moves", "gadur", "--record", "a1 " + huge});
+  CHECK(t.code == 2);
+  CHECK(t.err.find("(300 characters)") != std::string::npos);
+  auto n = run({"moves", "nardy", "--dice", "65", "--position", "W:" + huge});
+  CHECK(n.code == 2);
+  CHECK(n.err.size() < 300);
+}
+
+TEST_CASE("the progress line fits the terminal", "[robust][solver]") {
+  std::string line(200, 'x');
+  CHECK(solver::fit_status_line(line, 80).size() == 79);
+  CHECK(solver::fit_status_line(line, 80).substr(76) == "...");
+  CHECK(solver::fit_status_line("short", 80) == "short");
+  CHECK(solver::fit_status_line(line, 3).size() == 10);  // never narrower than 10
+  CHECK(solver::terminal_columns() > 0);
+}
