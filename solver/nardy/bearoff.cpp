@@ -478,14 +478,20 @@ std::optional<TwoSided> TwoSided::load(const std::string& file, int n, std::stri
     if (why) *why = file + ": " + w;
     return std::nullopt;
   };
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return fail("missing");
+  // A FIFO would block the reader, a directory cannot be read.
+  if (!fs::is_regular_file(file, ec)) return fail("not a regular file");
   std::ifstream in(file, std::ios::binary);
-  if (!in) return fail("missing");
+  if (!in) return fail("unreadable");
   FileHeader h{};
   in.read(reinterpret_cast<char*>(&h), sizeof h);
   if (!in) return fail("truncated header");
   if (std::memcmp(h.magic, kMagic, 8) != 0) return fail("not a Loom bear-off database");
   if (h.version != kFormatVersion) return fail("format version " + std::to_string(h.version));
   if (std::memcmp(h.rules, kRules, sizeof kRules) != 0) return fail("other rules");
+  // Every header byte is checked: a file is accepted only as save() wrote it.
+  if (h.reserved != 0) return fail("reserved header field is not zero");
   if (h.n != static_cast<uint32_t>(n)) return fail("built for N=" + std::to_string(h.n));
   TwoSided t;
   t.n_ = n;

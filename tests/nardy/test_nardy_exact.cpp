@@ -6,9 +6,12 @@
 // its agreement with the bear-off table, and the database files.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -428,4 +431,85 @@ TEST_CASE("nardy exact: database files are checked and builds resume", "[nardy][
   CHECK_FALSE(fs::exists(part));
   fs::remove_all(dir);
   fs::remove_all(dir2);
+}
+
+TEST_CASE("nardy exact: the full 15 v 15 table (slow: 11.8 GB, built or loaded)",
+          "[nardy][exact][.slow]") {
+  // Built into $LOOM_NARDY_DB (default: the cache directory) on first use
+  // and loaded afterwards; the build resumes if interrupted.
+  const char* env = std::getenv("LOOM_NARDY_DB");
+  const std::string dir = env && *env ? env : default_cache_dir();
+  const TwoSided& big = TwoSided::cached(15, dir, &std::cerr, &std::cerr);
+  REQUIRE(big.n() == 15);
+  REQUIRE(big.size() == 54264u);
+  // 1. Its prefix of homes with at most 8 checkers is the N = 8 table,
+  //    exactly: a pair's chance depends only on pairs with fewer checkers,
+  //    and the integer arithmetic is the same (points differ: mars is read
+  //    for checkers=N).
+  const TwoSided& t8 = table(8);
+  uint64_t s = 15;
+  int differ = 0;
+  for (int i = 0; i < 2'000'000; ++i) {
+    uint32_t a = static_cast<uint32_t>(splitmix(s) % t8.size());
+    uint32_t b = static_cast<uint32_t>(splitmix(s) % t8.size());
+    differ += big.raw_p(a, b) != t8.raw_p(a, b);
+  }
+  CHECK(differ == 0);
+  // 2. Bellman equation at random pairs of the whole table (the value is the
+  //    roll-weighted best of 1 - P(opponent, successor)), within rounding.
+  const Successors& S = Successors::get();
+  double worst = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    uint32_t a = 1 + static_cast<uint32_t>(splitmix(s) % (big.size() - 1));
+    uint32_t b = 1 + static_cast<uint32_t>(splitmix(s) % (big.size() - 1));
+    double want = 0;
+    for (int r = 0; r < kRolls; ++r) {
+      double bv = 0;
+      for (uint16_t x : S.of(a, r)) bv = std::max(bv, x == 0 ? 1.0 : 1 - big.p_win(b, x));
+      want += all_rolls()[static_cast<size_t>(r)].weight() / 36.0 * bv;
+    }
+    worst = std::max(worst, std::abs(want - big.p_win(a, b)));
+  }
+  INFO("Bellman worst " << worst);
+  CHECK(worst < 1e-4);  // a stored value rounds to within 1/131,070 of its equation
+  // 3. Seeded Monte Carlo of table-optimal play from 15 v 15 homes.
+  for (int trial = 0; trial < 3; ++trial) {
+    uint32_t a0, b0;
+    do {
+      a0 = static_cast<uint32_t>(splitmix(s) % big.size());
+    } while (home_checkers(home_at(a0)) != 15);
+    do {
+      b0 = static_cast<uint32_t>(splitmix(s) % big.size());
+    } while (home_checkers(home_at(b0)) != 15);
+    const int games = 20000;
+    int wins = 0;
+    for (int g = 0; g < games; ++g) {
+      uint32_t me = a0, them = b0;
+      bool first = true;
+      for (;;) {
+        int d1 = static_cast<int>(splitmix(s) % 6) + 1, d2 = static_cast<int>(splitmix(s) % 6) + 1;
+        Roll roll{static_cast<uint8_t>(std::max(d1, d2)), static_cast<uint8_t>(std::min(d1, d2))};
+        int r = static_cast<int>(std::find(all_rolls().begin(), all_rolls().end(), roll) -
+                                 all_rolls().begin());
+        uint32_t best = 0;
+        double bv = -1;
+        for (uint16_t x : S.of(me, r)) {
+          double v = x == 0 ? 1.0 : 1 - big.p_win(them, x);
+          if (v > bv) bv = v, best = x;
+        }
+        if (best == 0) {
+          wins += first;
+          break;
+        }
+        me = best;
+        std::swap(me, them);
+        first = !first;
+      }
+    }
+    double p = big.p_win(a0, b0);
+    double sigma = std::sqrt(p * (1 - p) / games);
+    double freq = static_cast<double>(wins) / games;
+    INFO("pair " << a0 << "," << b0 << " table " << p << " simulated " << freq);
+    CHECK(std::abs(freq - p) <= 4 * sigma + 1e-3);
+  }
 }
