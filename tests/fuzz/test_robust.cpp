@@ -106,6 +106,12 @@ TEST_CASE("every integer option of every command refuses the same bad texts",
       {{"solve", "gadur", "--size", "2"}, "--table-mb"},
       {{"solve", "gadur", "--size", "2"}, "--max-nodes"},
       {{"solve", "gadur"}, "--size"},
+      {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--size"},
+      {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--play-size"},
+      {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--games"},
+      {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--seed"},
+      {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--max-positions"},
+      {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--max-nodes"},
   };
   std::vector<BadInput> cases;
   for (const auto& o : opts)
