@@ -37,6 +37,8 @@ std::vector<CommandSpec> solve_commands();
 std::vector<CommandSpec> play_commands();
 /// edges (cmd_migong.cpp).
 std::vector<CommandSpec> migong_commands();
+/// render (cmd_render.cpp).
+std::vector<CommandSpec> render_commands();
 
 /// Options shared by the commands that take a game and a position. Create it
 /// with std::make_shared and keep it alive in the action (CLI11 writes into it).
