@@ -149,9 +149,12 @@ std::string draw_hex(const BoardView& v, const RenderOptions& o) {
     int qmin = std::max(0, r - (n - 1)), qmax = std::min(2 * n - 2, r + n - 1);
     Pt l = at(qmin - 0.95, r), rt = at(qmax + 0.95, r);
     b.add(l, 10);
-    b.add(rt, 10);
     text(labels, l, std::to_string(r + 1), 12, "#555");
-    text(labels, rt, std::to_string(r + 1), 12, "#555");
+    // East ends of the lower rows are where the letters of the SE side stand.
+    if (r >= n - 1) {
+      b.add(rt, 10);
+      text(labels, rt, std::to_string(r + 1), 12, "#555");
+    }
   }
 
   // Triangular-grid lines for the point games (E, NE, NW to each neighbour).
@@ -274,7 +277,8 @@ std::string draw_hex(const BoardView& v, const RenderOptions& o) {
       << "<rect x=\"" << num(x0) << "\" y=\"" << num(top) << "\" width=\"" << num(x1 - x0)
       << "\" height=\"" << num(bottom - top) << "\" fill=\""
       << (v.look == Look::kPoints ? "#e8c98e" : "#ffffff") << "\"/>" << head.str() << labels.str()
-      << body.str() << "<g class=\"marks\" pointer-events=\"none\">" << marks.str() << "</g></svg>\n";
+      << body.str() << "<g class=\"marks\" pointer-events=\"none\">" << marks.str()
+      << "</g></svg>\n";
   return svg.str();
 }
 
@@ -446,7 +450,7 @@ std::string render_nardy_svg(const nardy::Position& p, const nardy::Options& opt
   const double board_w = 12 * kPw + kBar, board_h = 2 * kPh + 40;
   const double tray_x = kBoardX + board_w + 16, tray_w = 92;
   const double width = tray_x + tray_w + 14;
-  const double height = kBoardY + board_h + 34 + (o.caption.empty() ? 0 : 20);
+  const double height = kBoardY + board_h + 44 + (o.caption.empty() ? 0 : 20);
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"0 0 " << num(width)
     << " " << num(height) << "\" width=\"" << num(width) << "\" height=\"" << num(height) << "\">";
@@ -504,8 +508,9 @@ std::string render_nardy_svg(const nardy::Position& p, const nardy::Options& opt
         cx = x + kPw / 2;
         cy = top ? kBoardY + kPh + 12 : kBoardY + board_h - kPh - 12;
       }
-      s << "<g class=\"step\" pointer-events=\"none\" data-step=\"" << i + 1 << "\"><circle cx=\"" << num(cx) << "\" cy=\""
-        << num(cy) << "\" r=\"10\" fill=\"#fff\" stroke=\"" << kMark << "\" stroke-width=\"2\"/>";
+      s << "<g class=\"step\" pointer-events=\"none\" data-step=\"" << i + 1 << "\"><circle cx=\""
+        << num(cx) << "\" cy=\"" << num(cy) << "\" r=\"10\" fill=\"#fff\" stroke=\"" << kMark
+        << "\" stroke-width=\"2\"/>";
       text(s, {cx, cy}, std::to_string(i + 1), 12, kMark, " font-weight=\"bold\"");
       s << "</g>";
     }
