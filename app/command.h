@@ -39,6 +39,8 @@ std::vector<CommandSpec> play_commands();
 std::vector<CommandSpec> migong_commands();
 /// audit (cmd_audit.cpp; the work is in app/audit/).
 std::vector<CommandSpec> audit_commands();
+/// render (cmd_render.cpp).
+std::vector<CommandSpec> render_commands();
 
 /// Options shared by the commands that take a game and a position. Create it
 /// with std::make_shared and keep it alive in the action (CLI11 writes into it).
