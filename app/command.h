@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -37,6 +38,16 @@ std::vector<CommandSpec> solve_commands();
 std::vector<CommandSpec> play_commands();
 /// edges (cmd_migong.cpp).
 std::vector<CommandSpec> migong_commands();
+/// puzzle make | check (cmd_puzzle.cpp).
+std::vector<CommandSpec> puzzle_commands();
+
+/// Thrown by an action that has reported a negative result on `err` and
+/// must end with exit status 1 (e.g. `puzzle check` found a puzzle not
+/// confirmed); what() is printed after "loom: " unless empty.
+class CommandFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// Options shared by the commands that take a game and a position. Create it
 /// with std::make_shared and keep it alive in the action (CLI11 writes into it).
