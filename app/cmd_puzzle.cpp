@@ -61,12 +61,12 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     else
       throw InputError(std::string(kBoards) + "; side " + std::to_string(o.size) + " is neither");
   });
-  std::string title = a.game + " side " + std::to_string(o.size) + " puzzles (seed " +
-                      std::to_string(a.seed) + ")";
+  std::string title =
+      a.game + " side " + std::to_string(o.size) + " puzzles (seed " + std::to_string(a.seed) + ")";
   puzzles::write_collection(a.out, title, rep);
   out << a.game << " side " << o.size << ": " << rep.summary() << "\n";
-  out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and "
-      << a.out << "/index.html\n";
+  out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
+      << "/index.html\n";
 }
 
 void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
@@ -120,45 +120,43 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 std::vector<CommandSpec> puzzle_commands() {
-  return {{"puzzle", "make puzzles with proved unique answers, or re-prove them",
-           [](CLI::App* cmd) {
-             cmd->require_subcommand(1);
-             auto* mk = cmd->add_subcommand("make", "generate a puzzle collection in DIR");
-             auto m = std::make_shared<MakeArgs>();
-             mk->add_option("game", m->game, "fiodar, enfargar, gadur or migong")->required();
-             mk->add_option("--size", m->size, "board side (default: the recommended side)");
-             mk->add_option("--rule", m->rules, "rule variant NAME=VALUE (repeatable)")
-                 ->take_all()
-                 ->allow_extra_args(false);
-             mk->add_option("--count", m->count, "puzzles wanted")
-                 ->required()
-                 ->check(CLI::Range(1, 100000));
-             mk->add_option("--seed", m->seed, "random seed (same seed, same puzzles)")
-                 ->required();
-             mk->add_option("--out", m->out, "output directory")->required();
-             mk->add_option("--max-positions", m->max_positions,
-                            "exact search budget per candidate (default 200000)")
-                 ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
-             mk->add_option("--max-games", m->max_games,
-                            "give up after this many candidate games (default 40 per puzzle)")
-                 ->check(CLI::Range(0, 10'000'000));
-             auto* ck = cmd->add_subcommand(
-                 "check", "re-prove puzzles independently (files, or DIR/puzzles.jsonl)");
-             auto c = std::make_shared<CheckArgs>();
-             ck->add_option("path", c->paths, "puzzle files or collection directories")
-                 ->required();
-             ck->add_option("--max-positions", c->max_positions,
-                            "budget of the independent search per puzzle (default 5000000)")
-                 ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 34));
-             ck->add_flag("--no-spec", c->no_spec,
-                          "skip the Z3 confirmation of the legal moves (faster)");
-             return Action([=](std::ostream& out, std::ostream& err) {
-               if (*mk)
-                 make(*m, mk, out, err);
-               else
-                 check(*c, out, err);
-             });
-           }}};
+  return {
+      {"puzzle", "make puzzles with proved unique answers, or re-prove them", [](CLI::App* cmd) {
+         cmd->require_subcommand(1);
+         auto* mk = cmd->add_subcommand("make", "generate a puzzle collection in DIR");
+         auto m = std::make_shared<MakeArgs>();
+         mk->add_option("game", m->game, "fiodar, enfargar, gadur or migong")->required();
+         mk->add_option("--size", m->size, "board side (default: the recommended side)");
+         mk->add_option("--rule", m->rules, "rule variant NAME=VALUE (repeatable)")
+             ->take_all()
+             ->allow_extra_args(false);
+         mk->add_option("--count", m->count, "puzzles wanted")
+             ->required()
+             ->check(CLI::Range(1, 100000));
+         mk->add_option("--seed", m->seed, "random seed (same seed, same puzzles)")->required();
+         mk->add_option("--out", m->out, "output directory")->required();
+         mk->add_option("--max-positions", m->max_positions,
+                        "exact search budget per candidate (default 200000)")
+             ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
+         mk->add_option("--max-games", m->max_games,
+                        "give up after this many candidate games (default 40 per puzzle)")
+             ->check(CLI::Range(0, 10'000'000));
+         auto* ck = cmd->add_subcommand(
+             "check", "re-prove puzzles independently (files, or DIR/puzzles.jsonl)");
+         auto c = std::make_shared<CheckArgs>();
+         ck->add_option("path", c->paths, "puzzle files or collection directories")->required();
+         ck->add_option("--max-positions", c->max_positions,
+                        "budget of the independent search per puzzle (default 5000000)")
+             ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 34));
+         ck->add_flag("--no-spec", c->no_spec,
+                      "skip the Z3 confirmation of the legal moves (faster)");
+         return Action([=](std::ostream& out, std::ostream& err) {
+           if (*mk)
+             make(*m, mk, out, err);
+           else
+             check(*c, out, err);
+         });
+       }}};
 }
 
 }  // namespace loom

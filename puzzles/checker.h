@@ -85,8 +85,8 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
   };
   const std::string question = p["question"].get<std::string>();
   if (question != question_name(T::kQuestion))
-    return fail("question '" + question + "' is not this game's (" +
-                question_name(T::kQuestion) + ")");
+    return fail("question '" + question + "' is not this game's (" + question_name(T::kQuestion) +
+                ")");
 
   // 1. The position, from the record alone.
   S s = start;
@@ -154,7 +154,8 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
     const nlohmann::json& e = listed.at(tok);
     auto lv = listed_value(e["value"]);
     if (!lv) return fail("move " + tok + ": value " + e["value"].dump() + " is not a value");
-    bool same = lv->kind == v.kind && (v.kind != MoveValue::Kind::kMargin || lv->margin2 == v.margin2);
+    bool same =
+        lv->kind == v.kind && (v.kind != MoveValue::Kind::kMargin || lv->margin2 == v.margin2);
     if (!same)
       return fail("move " + tok + ": listed " + e["value"].dump() + ", proved " + value_text(v));
     if (e.contains("plies") && v.plies >= 0 &&

@@ -31,8 +31,10 @@ void validate_shape(const nlohmann::json& p) {
   auto num = [](const nlohmann::json& v) { return v.is_number(); };
   need("id", str, "a string");
   need("game", str, "a string");
-  need("size", [](const nlohmann::json& v) { return v.is_number_integer(); }, "an integer");
-  need("rules", [](const nlohmann::json& v) { return v.is_object(); }, "an object");
+  need(
+      "size", [](const nlohmann::json& v) { return v.is_number_integer(); }, "an integer");
+  need(
+      "rules", [](const nlohmann::json& v) { return v.is_object(); }, "an object");
   for (const auto& [k, v] : p["rules"].items())
     if (!v.is_string()) throw InputError(who + ": rule '" + k + "' is not a string");
   need("record", str, "a string");
@@ -41,17 +43,20 @@ void validate_shape(const nlohmann::json& p) {
   if (tm != "black" && tm != "white") throw InputError(who + ": to_move is not black or white");
   need("question", str, "a string");
   need("answer", str, "a string");
-  need("moves", [](const nlohmann::json& v) { return v.is_array(); }, "an array");
+  need(
+      "moves", [](const nlohmann::json& v) { return v.is_array(); }, "an array");
   for (const auto& e : p["moves"]) {
     if (!e.is_object() || !e.contains("move") || !e["move"].is_string() || !e.contains("value") ||
         !(e["value"].is_string() || e["value"].is_number()))
       throw InputError(who + ": a 'moves' entry is not {\"move\": TOKEN, \"value\": V}");
   }
-  need("line", [](const nlohmann::json& v) { return v.is_array(); }, "an array");
+  need(
+      "line", [](const nlohmann::json& v) { return v.is_array(); }, "an array");
   for (const auto& e : p["line"])
     if (!e.is_string()) throw InputError(who + ": a 'line' entry is not a token");
   need("difficulty", num, "a number");
-  need("proof", [](const nlohmann::json& v) { return v.is_object(); }, "an object");
+  need(
+      "proof", [](const nlohmann::json& v) { return v.is_object(); }, "an object");
   const auto& pr = p["proof"];
   if (!pr.contains("method") || !pr["method"].is_string() || !pr.contains("nodes") ||
       !pr["nodes"].is_number() || !pr.contains("seconds") || !pr["seconds"].is_number())
@@ -69,8 +74,8 @@ std::string MakeReport::summary() const {
     bool first = true;
     for (const auto& [k, n] : rejected) {
       char pct[32];
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(n) /
-                                                   static_cast<double>(candidates));
+      std::snprintf(pct, sizeof pct, "%.1f%%",
+                    100.0 * static_cast<double>(n) / static_cast<double>(candidates));
       o << (first ? "" : ", ") << k << " " << n << " = " << pct;
       first = false;
     }

@@ -21,8 +21,7 @@ struct PuzzleTraits<enfargar::State<W>> {
   }
   static bool attractive(const S& s, const Move& m) { return greedy_weight(s, m) > 0; }
   static bool playout_allows(const S&, const Move&, size_t) { return true; }
-  static void events(const S& before, const Move& m, const S& after,
-                     std::set<std::string>& tags) {
+  static void events(const S& before, const Move& m, const S& after, std::set<std::string>& tags) {
     if (m.is_pass()) {
       tags.insert("forced pass");
       return;
@@ -43,7 +42,8 @@ struct PuzzleTraits<enfargar::State<W>> {
   /// The spec relation covers placements; a listed pass must be the only
   /// move, and is then right exactly when the spec allows no placement.
   static std::string spec_confirm(const S& s, const std::vector<Move>& listed) {
-    bool pass = std::any_of(listed.begin(), listed.end(), [](const Move& m) { return m.is_pass(); });
+    bool pass =
+        std::any_of(listed.begin(), listed.end(), [](const Move& m) { return m.is_pass(); });
     if (pass && listed.size() != 1) return "pass is listed beside placements";
     spec::HexBoard b(s.geo().side());
     z3::context ctx;
@@ -70,10 +70,10 @@ struct PuzzleTraits<enfargar::State<W>> {
   }
 };
 
-#define LOOM_ENFARGAR_PUZZLES(W)                                                    \
-  template MakeReport make_puzzles<enfargar::State<W>>(const enfargar::State<W>&,   \
-                                                       const MakeOptions&);         \
-  template CheckResult check_puzzle<enfargar::State<W>>(                            \
+#define LOOM_ENFARGAR_PUZZLES(W)                                                  \
+  template MakeReport make_puzzles<enfargar::State<W>>(const enfargar::State<W>&, \
+                                                       const MakeOptions&);       \
+  template CheckResult check_puzzle<enfargar::State<W>>(                          \
       const enfargar::State<W>&, const nlohmann::json&, const CheckOptions&);
 LOOM_ENFARGAR_PUZZLES(1)
 LOOM_ENFARGAR_PUZZLES(5)

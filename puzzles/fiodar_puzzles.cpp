@@ -25,8 +25,7 @@ struct PuzzleTraits<fiodar::State<W>> {
   static bool playout_allows(const S&, const Move& m, size_t legal) {
     return !m.is_pass() || legal <= 3;
   }
-  static void events(const S& before, const Move& m, const S& after,
-                     std::set<std::string>& tags) {
+  static void events(const S& before, const Move& m, const S& after, std::set<std::string>& tags) {
     if (m.is_pass()) {
       if (!after.is_terminal()) tags.insert("pass");
     } else if (before.analyse(m.site).removed.any()) {
@@ -70,16 +69,14 @@ struct PuzzleTraits<fiodar::State<W>> {
       cands.push_back(
           {b.name(i), rel.at[i], result(Move{static_cast<int16_t>(*s.geo().parse(b.name(i)))})});
     cands.push_back({"pass", rel.pass, result(Move::pass())});
-    return spec_disagreement(solver, e,
-                             spec::equals(e, rel.before, frame(b, s.geo(), s.board(), me)),
-                             rel.legal, cands);
+    return spec_disagreement(
+        solver, e, spec::equals(e, rel.before, frame(b, s.geo(), s.board(), me)), rel.legal, cands);
   }
 };
 
-#define LOOM_FIODAR_PUZZLES(W)                                                                 \
-  template MakeReport make_puzzles<fiodar::State<W>>(const fiodar::State<W>&,                  \
-                                                     const MakeOptions&);                      \
-  template CheckResult check_puzzle<fiodar::State<W>>(const fiodar::State<W>&,                 \
+#define LOOM_FIODAR_PUZZLES(W)                                                                     \
+  template MakeReport make_puzzles<fiodar::State<W>>(const fiodar::State<W>&, const MakeOptions&); \
+  template CheckResult check_puzzle<fiodar::State<W>>(const fiodar::State<W>&,                     \
                                                       const nlohmann::json&, const CheckOptions&);
 LOOM_FIODAR_PUZZLES(1)
 LOOM_FIODAR_PUZZLES(3)

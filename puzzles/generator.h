@@ -47,15 +47,16 @@ inline const char* policy_name(Policy p) {
   return p == Policy::kRandom ? "random" : "greedy";
 }
 
-/// One candidate game from `start`: its moves to the end (at most 2000).
+/// One candidate game from `start`: its moves to the end, at most
+/// `max_plies` (Gadur as written can loop for ever).
 template <Game S>
-std::vector<typename S::Move> play_game(const S& start, Policy policy, Rng& rng) {
+std::vector<typename S::Move> play_game(const S& start, Policy policy, Rng& rng, int max_plies) {
   using T = PuzzleTraits<S>;
   using Move = typename S::Move;
   std::vector<Move> record, ms, pick;
   S s = start;
   typename S::Undo u;
-  for (int ply = 0; ply < 2000; ++ply) {
+  for (int ply = 0; ply < max_plies; ++ply) {
     s.legal_moves(ms);
     if (ms.empty()) break;
     pick.clear();
@@ -109,7 +110,8 @@ std::string build(const S& s, const Evaluation<S>& ev, const MakeOptions& opt,
     if (is_top) top.push_back(i);
   }
   if (top.empty()) return "no winning move";
-  if (top.size() == ev.moves.size()) return T::kQuestion == Question::kWin ? "every move wins" : "every move is best";
+  if (top.size() == ev.moves.size())
+    return T::kQuestion == Question::kWin ? "every move wins" : "every move is best";
   if (top.size() > 1)
     return T::kQuestion == Question::kWin ? "several winning moves" : "several best moves";
   const auto& answer = ev.moves[top[0]];
@@ -196,7 +198,7 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   typename S::Undo u;
   for (int g = 0; g < max_games && static_cast<int>(found.size()) < opt.count; ++g) {
     const detail::Policy policy = g % 2 == 0 ? detail::Policy::kRandom : detail::Policy::kGreedy;
-    auto moves = detail::play_game(start, policy, rng);
+    auto moves = detail::play_game(start, policy, rng, 4 * start.geo().num_sites());
     ++rep.games;
     std::vector<S> states{start};
     for (const auto& m : moves) {
@@ -221,9 +223,9 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
         continue;
       }
       ctl.status(opt.game + " side " + std::to_string(opt.size) + ": " +
-                 std::to_string(found.size()) + " of " + std::to_string(opt.count) +
-                 " puzzles, " + std::to_string(rep.games) + " games, " +
-                 std::to_string(rep.candidates) + " positions examined");
+                 std::to_string(found.size()) + " of " + std::to_string(opt.count) + " puzzles, " +
+                 std::to_string(rep.games) + " games, " + std::to_string(rep.candidates) +
+                 " positions examined");
       const auto t1 = Clock::now();
       Evaluation<S> ev = evaluate(s, T::kQuestion, opt.max_positions);
       if (!ev.complete) {
@@ -231,8 +233,7 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
         break;
       }
       nlohmann::json j;
-      std::string why =
-          detail::build(s, ev, opt, detail::record_text(start, moves, k), policy, j);
+      std::string why = detail::build(s, ev, opt, detail::record_text(start, moves, k), policy, j);
       if (!why.empty()) {
         reject(why);
         continue;
@@ -260,14 +261,13 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
     }
   }
   ctl.clear_status();
-  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
-    return a.difficulty < b.difficulty;
-  });
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Found& a, const Found& b) { return a.difficulty < b.difficulty; });
   for (size_t i = 0; i < found.size(); ++i) {
     char num[32];
     std::snprintf(num, sizeof num, "%03zu", i + 1);
-    found[i].j["id"] = opt.game + "-" + std::to_string(opt.size) + "-s" +
-                       std::to_string(opt.seed) + "-" + num;
+    found[i].j["id"] =
+        opt.game + "-" + std::to_string(opt.size) + "-s" + std::to_string(opt.seed) + "-" + num;
     RenderOptions ro;
     ro.last_move = found[i].last;
     ro.caption = std::string(color_name(T::colour_to_move(found[i].state))) + " to move: " +

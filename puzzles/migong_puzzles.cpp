@@ -63,7 +63,8 @@ struct PuzzleTraits<migong::State<W>> {
     return e.all(eq);
   }
   static std::string spec_confirm(const S& s, const std::vector<Move>& listed) {
-    bool pass = std::any_of(listed.begin(), listed.end(), [](const Move& m) { return m.is_pass(); });
+    bool pass =
+        std::any_of(listed.begin(), listed.end(), [](const Move& m) { return m.is_pass(); });
     if (pass && listed.size() != 1) return "pass is listed beside placements";
     if (std::any_of(listed.begin(), listed.end(), [](const Move& m) { return m.is_swap(); }))
       return "swap (pie) is outside the specification's placement relation";
@@ -81,7 +82,8 @@ struct PuzzleTraits<migong::State<W>> {
       for (int pat = 0; pat < 64; ++pat) {
         Move m{static_cast<int16_t>(site), static_cast<uint8_t>(pat)};
         z3::expr move = rel.at[c];
-        for (int d = 0; d < 6; ++d) move = move && (pat >> d & 1 ? rel.pattern[d] : !rel.pattern[d]);
+        for (int d = 0; d < 6; ++d)
+          move = move && (pat >> d & 1 ? rel.pattern[d] : !rel.pattern[d]);
         std::optional<z3::expr> result;
         if (std::binary_search(listed.begin(), listed.end(), m)) {
           S t = s;
@@ -97,10 +99,9 @@ struct PuzzleTraits<migong::State<W>> {
   }
 };
 
-#define LOOM_MIGONG_PUZZLES(W)                                                                 \
-  template MakeReport make_puzzles<migong::State<W>>(const migong::State<W>&,                  \
-                                                     const MakeOptions&);                      \
-  template CheckResult check_puzzle<migong::State<W>>(const migong::State<W>&,                 \
+#define LOOM_MIGONG_PUZZLES(W)                                                                     \
+  template MakeReport make_puzzles<migong::State<W>>(const migong::State<W>&, const MakeOptions&); \
+  template CheckResult check_puzzle<migong::State<W>>(const migong::State<W>&,                     \
                                                       const nlohmann::json&, const CheckOptions&);
 LOOM_MIGONG_PUZZLES(1)
 LOOM_MIGONG_PUZZLES(3)

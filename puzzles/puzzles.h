@@ -51,8 +51,8 @@ struct MakeOptions {
 struct MakeReport {
   std::vector<nlohmann::json> puzzles;
   std::vector<std::string> svgs;
-  uint64_t games = 0;       ///< games played for candidates
-  uint64_t candidates = 0;  ///< positions examined
+  uint64_t games = 0;                        ///< games played for candidates
+  uint64_t candidates = 0;                   ///< positions examined
   std::map<std::string, uint64_t> rejected;  ///< reason -> count
   double seconds = 0;
   /// One line per board: counts and rejection rates (for `make` and the bench).
@@ -119,10 +119,9 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
 /// unreadable or not JSON objects.
 std::vector<nlohmann::json> read_puzzles(const std::string& path);
 
-#define LOOM_PUZZLE_EXTERN(S)                                                         \
-  extern template MakeReport make_puzzles<S>(const S&, const MakeOptions&);           \
-  extern template CheckResult check_puzzle<S>(const S&, const nlohmann::json&,        \
-                                              const CheckOptions&);
+#define LOOM_PUZZLE_EXTERN(S)                                               \
+  extern template MakeReport make_puzzles<S>(const S&, const MakeOptions&); \
+  extern template CheckResult check_puzzle<S>(const S&, const nlohmann::json&, const CheckOptions&);
 LOOM_PUZZLE_EXTERN(gadur::State<1>)
 LOOM_PUZZLE_EXTERN(fiodar::State<1>)
 LOOM_PUZZLE_EXTERN(fiodar::State<3>)

@@ -262,11 +262,11 @@ class NaiveSolver {
     v.plies = 0;
     if (o.kind == Outcome::Kind::kBlackWins || o.kind == Outcome::Kind::kWhiteWins) {
       bool black = o.kind == Outcome::Kind::kBlackWins;
-      v.kind = black == (s.to_move() == Color::kBlack) ? MoveValue::Kind::kWin
-                                                       : MoveValue::Kind::kLoss;
+      v.kind =
+          black == (s.to_move() == Color::kBlack) ? MoveValue::Kind::kWin : MoveValue::Kind::kLoss;
     } else {
-      v.kind = o.kind == Outcome::Kind::kUnresolved ? MoveValue::Kind::kStall
-                                                    : MoveValue::Kind::kDraw;
+      v.kind =
+          o.kind == Outcome::Kind::kUnresolved ? MoveValue::Kind::kStall : MoveValue::Kind::kDraw;
       v.plies = -1;
     }
     return v;

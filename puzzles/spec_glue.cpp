@@ -22,8 +22,7 @@ std::string spec_disagreement(z3::solver& s, const spec::Encoder& e, const z3::e
         bool spec_legal = m.eval(legal, true).is_true();
         err = "move " + c.name + ": the puzzle " + (c.result ? "lists it" : "omits it") +
               ", the specification " +
-              (spec_legal ? (c.result ? "allows a different result" : "allows it")
-                          : "forbids it");
+              (spec_legal ? (c.result ? "allows a different result" : "allows it") : "forbids it");
         break;
       }
   }
