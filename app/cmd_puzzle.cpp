@@ -8,6 +8,7 @@
 #include "app/command.h"
 #include "app/typed_game.h"
 #include "model/common/errors.h"
+#include "puzzles/nardy_puzzles.h"
 #include "puzzles/puzzles.h"
 
 namespace loom {
@@ -23,6 +24,9 @@ struct MakeArgs {
   std::string out;
   uint64_t max_positions = 200'000;
   int max_games = 0;
+  int max_checkers = 6;                      ///< nardy
+  double min_gap = puzzles::kDefaultMinGap;  ///< nardy
+  std::string db;                            ///< nardy: bear-off database directory
 };
 
 struct CheckArgs {
@@ -36,10 +40,34 @@ const char* kBoards =
     "fiodar 7, enfargar 9, migong 7)";
 
 void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err) {
-  if (a.game == "nardy")
-    throw InputError(
-        "Long Nardy `roll` puzzles need the bear-off databases, which this build does not have");
   const GameInfo& info = find_game(a.game);
+  const bool tty = &err == &std::cerr && ::isatty(STDERR_FILENO);
+  if (a.game == "nardy") {
+    if (cmd->count("--size")) throw InputError("--size is not used by nardy (a fixed board)");
+    RuleSet rs(info.rule_specs());
+    rs.set_all(a.rules);
+    puzzles::NardyMakeOptions o;
+    o.rules = rs.in_force();
+    o.opt = nardy::Options::from(rs);
+    o.max_checkers = a.max_checkers;
+    o.min_gap = a.min_gap;
+    o.count = a.count;
+    o.seed = a.seed;
+    o.db_dir = a.db;
+    o.max_games = a.max_games;
+    o.tty = tty ? &err : nullptr;
+    o.notes = &err;
+    auto rep = puzzles::make_nardy_puzzles(o);
+    std::string title = "Long Nardy bear-off puzzles, at most " + std::to_string(a.max_checkers) +
+                        " checkers a side (seed " + std::to_string(a.seed) + ")";
+    puzzles::write_collection(a.out, title, rep);
+    out << "nardy max-checkers " << a.max_checkers << ": " << rep.summary() << "\n";
+    out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
+        << "/index.html\n";
+    return;
+  }
+  for (const char* o : {"--max-checkers", "--min-gap", "--db"})
+    if (cmd->count(o)) throw InputError(std::string(o) + " is only used by nardy");
   std::optional<int> size = cmd->count("--size") ? std::optional<int>(a.size) : std::nullopt;
   auto g = make_game(a.game, size, a.rules);
   RuleSet rs(info.rule_specs());
@@ -52,7 +80,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   o.seed = a.seed;
   o.max_positions = a.max_positions;
   o.max_games = a.max_games;
-  o.tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
+  o.tty = tty ? &err : nullptr;
   puzzles::MakeReport rep;
   visit_state(*g, [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;
@@ -85,10 +113,22 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   for (const auto& p : all) {
     const std::string id = p["id"].get<std::string>();
     const std::string game = p["game"].get<std::string>();
-    if (game == "nardy")
-      throw InputError("puzzle " + id +
-                       ": Long Nardy puzzles need the bear-off databases, which this build "
-                       "does not have");
+    puzzles::CheckResult r;
+    if (game == "nardy") {
+      puzzles::NardyCheckOptions no;
+      no.spec = co.spec;
+      no.max_pairs = co.max_positions;
+      try {
+        r = puzzles::check_nardy_puzzle(p, no);
+      } catch (const InputError& e) {
+        throw InputError("puzzle " + id + ": " + e.what());
+      }
+      if (!r.confirmed) {
+        ++failed;
+        err << "puzzle " << id << ": not confirmed: " << r.reason << "\n";
+      }
+      continue;
+    }
     std::vector<std::string> rules;
     for (const auto& [k, v] : p["rules"].items()) rules.push_back(k + "=" + v.get<std::string>());
     std::unique_ptr<AnyGame> g;
@@ -97,7 +137,6 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     } catch (const InputError& e) {
       throw InputError("puzzle " + id + ": " + e.what());
     }
-    puzzles::CheckResult r;
     visit_state(*g, [&](const auto& s) {
       using S = std::remove_cvref_t<decltype(s)>;
       if constexpr (puzzles::kPuzzleState<S>)
@@ -125,7 +164,7 @@ std::vector<CommandSpec> puzzle_commands() {
          cmd->require_subcommand(1);
          auto* mk = cmd->add_subcommand("make", "generate a puzzle collection in DIR");
          auto m = std::make_shared<MakeArgs>();
-         mk->add_option("game", m->game, "fiodar, enfargar, gadur or migong")->required();
+         mk->add_option("game", m->game, "fiodar, enfargar, gadur, migong or nardy")->required();
          mk->add_option("--size", m->size, "board side (default: the recommended side)");
          mk->add_option("--rule", m->rules, "rule variant NAME=VALUE (repeatable)")
              ->take_all()
@@ -138,6 +177,14 @@ std::vector<CommandSpec> puzzle_commands() {
          mk->add_option("--max-positions", m->max_positions,
                         "exact search budget per candidate (default 200000)")
              ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
+         mk->add_option("--max-checkers", m->max_checkers,
+                        "nardy: no side has more checkers on the board (default 6)")
+             ->check(CLI::Range(1, 15));
+         mk->add_option("--min-gap", m->min_gap,
+                        "nardy: the best turn's winning chance ahead of the second best "
+                        "(default 0.02)")
+             ->check(CLI::Range(1e-6, 0.999));
+         mk->add_option("--db", m->db, "nardy: bear-off database directory (default cache)");
          mk->add_option("--max-games", m->max_games,
                         "give up after this many candidate games (default 40 per puzzle)")
              ->check(CLI::Range(0, 10'000'000));

@@ -232,4 +232,9 @@ CheckResult check_puzzle(const S& start, const nlohmann::json& puzzle, const Che
   return detail::check_impl(start, puzzle, opt);
 }
 
+template <class S>
+std::string spec_confirm(const S& s, const std::vector<typename S::Move>& listed) {
+  return PuzzleTraits<S>::spec_confirm(s, listed);
+}
+
 }  // namespace loom::puzzles

@@ -37,7 +37,16 @@ void validate_shape(const nlohmann::json& p) {
       "rules", [](const nlohmann::json& v) { return v.is_object(); }, "an object");
   for (const auto& [k, v] : p["rules"].items())
     if (!v.is_string()) throw InputError(who + ": rule '" + k + "' is not a string");
-  need("record", str, "a string");
+  // The position: a record (Fiodar may add a setup), or a Long Nardy
+  // position string and dice.
+  if (p["game"] == "nardy") {
+    need("position", str, "a string");
+    need("dice", str, "a string");
+  } else {
+    need("record", str, "a string");
+    if (p.contains("setup") && !p["setup"].is_string())
+      throw InputError(who + ": 'setup' is not a string");
+  }
   need("to_move", str, "a string");
   const std::string tm = p["to_move"].get<std::string>();
   if (tm != "black" && tm != "white") throw InputError(who + ": to_move is not black or white");

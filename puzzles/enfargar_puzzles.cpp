@@ -74,7 +74,9 @@ struct PuzzleTraits<enfargar::State<W>> {
   template MakeReport make_puzzles<enfargar::State<W>>(const enfargar::State<W>&, \
                                                        const MakeOptions&);       \
   template CheckResult check_puzzle<enfargar::State<W>>(                          \
-      const enfargar::State<W>&, const nlohmann::json&, const CheckOptions&);
+      const enfargar::State<W>&, const nlohmann::json&, const CheckOptions&);     \
+  template std::string spec_confirm<enfargar::State<W>>(                          \
+      const enfargar::State<W>&, const std::vector<typename enfargar::State<W>::Move>&);
 LOOM_ENFARGAR_PUZZLES(1)
 LOOM_ENFARGAR_PUZZLES(5)
 

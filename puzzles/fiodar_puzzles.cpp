@@ -77,7 +77,9 @@ struct PuzzleTraits<fiodar::State<W>> {
 #define LOOM_FIODAR_PUZZLES(W)                                                                     \
   template MakeReport make_puzzles<fiodar::State<W>>(const fiodar::State<W>&, const MakeOptions&); \
   template CheckResult check_puzzle<fiodar::State<W>>(const fiodar::State<W>&,                     \
-                                                      const nlohmann::json&, const CheckOptions&);
+                                                      const nlohmann::json&, const CheckOptions&); \
+  template std::string spec_confirm<fiodar::State<W>>(                                             \
+      const fiodar::State<W>&, const std::vector<typename fiodar::State<W>::Move>&);
 LOOM_FIODAR_PUZZLES(1)
 LOOM_FIODAR_PUZZLES(3)
 

@@ -67,5 +67,7 @@ struct PuzzleTraits<gadur::State<W>> {
 template MakeReport make_puzzles<gadur::State<1>>(const gadur::State<1>&, const MakeOptions&);
 template CheckResult check_puzzle<gadur::State<1>>(const gadur::State<1>&, const nlohmann::json&,
                                                    const CheckOptions&);
+template std::string spec_confirm<gadur::State<1>>(const gadur::State<1>&,
+                                                   const std::vector<gadur::State<1>::Move>&);
 
 }  // namespace loom::puzzles

@@ -15,6 +15,7 @@
 #include "puzzles/checker.h"
 #include "puzzles/puzzles.h"
 #include "puzzles/render.h"
+#include "puzzles/rng.h"
 #include "puzzles/search.h"
 #include "puzzles/traits.h"
 #include "solver/control.h"
@@ -23,24 +24,6 @@
 namespace loom::puzzles {
 
 namespace detail {
-
-/// splitmix64: a tiny generator whose sequence is fixed by its seed on every
-/// platform (std distributions are not), so a seed names one collection.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : x_(seed) {}
-  uint64_t next() {
-    uint64_t z = (x_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n) (n > 0; the modulo bias is irrelevant here).
-  size_t below(size_t n) { return static_cast<size_t>(next() % n); }
-
- private:
-  uint64_t x_;
-};
 
 enum class Policy { kRandom, kGreedy };
 inline const char* policy_name(Policy p) {
@@ -259,6 +242,9 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
       found.push_back(std::move(here.back()));
       here.pop_back();
     }
+    // Proved puzzles left over: counted, so that candidates = rejections +
+    // puzzles kept.
+    if (!here.empty()) rep.rejected["proved, not kept (per-game or count limit)"] += here.size();
   }
   ctl.clear_status();
   std::stable_sort(found.begin(), found.end(),

@@ -102,7 +102,9 @@ struct PuzzleTraits<migong::State<W>> {
 #define LOOM_MIGONG_PUZZLES(W)                                                                     \
   template MakeReport make_puzzles<migong::State<W>>(const migong::State<W>&, const MakeOptions&); \
   template CheckResult check_puzzle<migong::State<W>>(const migong::State<W>&,                     \
-                                                      const nlohmann::json&, const CheckOptions&);
+                                                      const nlohmann::json&, const CheckOptions&); \
+  template std::string spec_confirm<migong::State<W>>(                                             \
+      const migong::State<W>&, const std::vector<typename migong::State<W>::Move>&);
 LOOM_MIGONG_PUZZLES(1)
 LOOM_MIGONG_PUZZLES(3)
 

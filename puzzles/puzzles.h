@@ -105,6 +105,13 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt);
 template <class S>
 CheckResult check_puzzle(const S& start, const nlohmann::json& puzzle, const CheckOptions& opt);
 
+/// The Z3 step of the checker on its own: "" when the specification's legal
+/// moves at s are exactly `listed` (sorted) and each gives the model's
+/// position after it, else the disagreement. (Exposed so that the tests can
+/// show it catches a missing or extra move the model check would not.)
+template <class S>
+std::string spec_confirm(const S& s, const std::vector<typename S::Move>& listed);
+
 /// Throws InputError unless `p` has every key of CONVENTIONS.md "Puzzles"
 /// with the right JSON type (the game-independent part of the check).
 void validate_shape(const nlohmann::json& p);
@@ -119,9 +126,11 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
 /// unreadable or not JSON objects.
 std::vector<nlohmann::json> read_puzzles(const std::string& path);
 
-#define LOOM_PUZZLE_EXTERN(S)                                               \
-  extern template MakeReport make_puzzles<S>(const S&, const MakeOptions&); \
-  extern template CheckResult check_puzzle<S>(const S&, const nlohmann::json&, const CheckOptions&);
+#define LOOM_PUZZLE_EXTERN(S)                                                  \
+  extern template MakeReport make_puzzles<S>(const S&, const MakeOptions&);    \
+  extern template CheckResult check_puzzle<S>(const S&, const nlohmann::json&, \
+                                              const CheckOptions&);            \
+  extern template std::string spec_confirm<S>(const S&, const std::vector<typename S::Move>&);
 LOOM_PUZZLE_EXTERN(gadur::State<1>)
 LOOM_PUZZLE_EXTERN(fiodar::State<1>)
 LOOM_PUZZLE_EXTERN(fiodar::State<3>)

@@ -1,0 +1,25 @@
+#!/bin/sh
+# The browser test of the puzzle collection page (issue 13), as ctest runs it:
+# makes a small collection for every game with the real `loom puzzle make`
+# (deterministic seeds), joins them into one fixture, builds the page from it
+# with make_fixture_page (the puzzles/ API) and drives it in headless
+# Chromium (test_collection.py). Exit 77 (skip) only when Chromium is absent.
+#
+# usage: run_browser_test.sh LOOM MAKE_FIXTURE_PAGE WORKDIR
+set -eu
+loom=$1
+maker=$2
+work=$3
+here=$(dirname "$0")
+rm -rf "$work"
+mkdir -p "$work"
+"$loom" puzzle make gadur --size 3 --count 2 --seed 1 --out "$work/gadur" >/dev/null
+"$loom" puzzle make enfargar --size 2 --count 2 --seed 1 --out "$work/enfargar" >/dev/null
+"$loom" puzzle make migong --size 2 --count 2 --seed 1 --out "$work/migong" >/dev/null
+"$loom" puzzle make fiodar --size 2 --count 2 --seed 1 --out "$work/fiodar" >/dev/null
+"$loom" puzzle make nardy --max-checkers 3 --count 2 --seed 1 --db "$work/db" \
+  --out "$work/nardy" >/dev/null 2>&1
+cat "$work"/gadur/puzzles.jsonl "$work"/enfargar/puzzles.jsonl "$work"/migong/puzzles.jsonl \
+  "$work"/fiodar/puzzles.jsonl "$work"/nardy/puzzles.jsonl >"$work/fixture.jsonl"
+exec python3 "$here/test_collection.py" "$maker" "$work/fixture.jsonl" "$work/page" \
+  --screenshot "$work/page.png"
