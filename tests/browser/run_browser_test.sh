@@ -17,7 +17,7 @@ mkdir -p "$work"
 "$loom" puzzle make enfargar --size 2 --count 2 --seed 1 --out "$work/enfargar" >/dev/null
 "$loom" puzzle make migong --size 2 --count 2 --seed 1 --out "$work/migong" >/dev/null
 "$loom" puzzle make fiodar --size 2 --count 2 --seed 1 --out "$work/fiodar" >/dev/null
-"$loom" puzzle make nardy --max-checkers 3 --count 2 --seed 1 --db "$work/db" \
+"$loom" puzzle make nardy --max-checkers 6 --count 2 --seed 1 --db "$work/db" \
   --out "$work/nardy" >/dev/null 2>&1
 cat "$work"/gadur/puzzles.jsonl "$work"/enfargar/puzzles.jsonl "$work"/migong/puzzles.jsonl \
   "$work"/fiodar/puzzles.jsonl "$work"/nardy/puzzles.jsonl >"$work/fixture.jsonl"

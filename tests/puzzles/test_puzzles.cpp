@@ -49,6 +49,8 @@ std::vector<std::pair<std::string, std::string>> rules_in_force(const std::strin
   return rs.in_force();
 }
 
+/// Small budgets keep every case to seconds: a candidate over 20,000
+/// positions is rejected ("over budget") instead of searched further.
 puzzles::MakeReport make(const std::string& game, int size, int count, uint64_t seed,
                          int max_games = 0) {
   auto g = make_game(game, size, {});
@@ -59,6 +61,7 @@ puzzles::MakeReport make(const std::string& game, int size, int count, uint64_t 
   o.count = count;
   o.seed = seed;
   o.max_games = max_games;
+  o.max_positions = 20'000;
   puzzles::MakeReport rep;
   visit_state(*g, [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;
@@ -100,7 +103,7 @@ struct Board {
 };
 // Small boards where a few puzzles take well under a second in Release.
 const std::vector<Board> kBoards{
-    {"gadur", 3, 2}, {"enfargar", 2, 3}, {"enfargar", 3, 2}, {"migong", 2, 3}, {"fiodar", 2, 3}};
+    {"gadur", 3, 1}, {"enfargar", 2, 3}, {"enfargar", 3, 1}, {"migong", 2, 3}, {"fiodar", 2, 3}};
 
 /// One collection per small board, made once for the whole test run.
 const puzzles::MakeReport& collection(const Board& b) {
@@ -129,8 +132,8 @@ void write_lines(const std::string& file, const std::vector<json>& ps) {
 }  // namespace
 
 TEST_CASE("puzzle make is deterministic per seed", "[puzzles]") {
-  auto a = make("gadur", 3, 2, 7), b = make("gadur", 3, 2, 7), c = make("gadur", 3, 2, 8);
-  REQUIRE(a.puzzles.size() == 2);
+  auto a = make("migong", 2, 3, 7), b = make("migong", 2, 3, 7), c = make("migong", 2, 3, 8);
+  REQUIRE(a.puzzles.size() == 3);
   REQUIRE(a.puzzles.size() == b.puzzles.size());
   for (size_t i = 0; i < a.puzzles.size(); ++i) {
     CHECK(timeless(a.puzzles[i]) == timeless(b.puzzles[i]));
@@ -173,9 +176,10 @@ TEST_CASE("rejections are counted: candidates = rejections + puzzles kept", "[pu
     CHECK(rep.games > 0);
   }
   // Over a longer run each reason the issue names occurs.
-  auto rep = make("gadur", 3, 6, 3);
+  auto rep = make("migong", 2, 6, 3);
   INFO(rep.summary());
-  for (const char* why : {"single legal move", "duplicate", "every move wins", "no winning move"})
+  for (const char* why : {"single legal move", "duplicate", "every move wins", "no winning move",
+                          "several winning moves"})
     CHECK(rep.rejected.count(why) == 1);
 }
 
@@ -299,13 +303,13 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
 }
 
 TEST_CASE("a position with two winning moves is never confirmed", "[puzzles]") {
-  // Seeded random Gadur side 3 games until a position with two winning moves
-  // and a losing one; a puzzle claiming one of the winners, the other listed
+  // Seeded random Migong side 2 games until a position with exactly two
+  // winning moves and a losing one; a puzzle claiming one of the winners, the other listed
   // with each other value, is refused.
-  auto g = make_game("gadur", 3, {});
+  auto g = make_game("migong", 2, {});
   visit_state(*g, [&](const auto& start) {
     using S = std::remove_cvref_t<decltype(start)>;
-    if constexpr (std::is_same_v<S, gadur::State<1>>) {
+    if constexpr (std::is_same_v<S, migong::State<1>>) {
       puzzles::detail::Rng rng(11);
       bool found = false;
       for (int game = 0; game < 200 && !found; ++game) {
@@ -316,18 +320,20 @@ TEST_CASE("a position with two winning moves is never confirmed", "[puzzles]") {
         for (int ply = 0; ply < 20 && !found; ++ply) {
           s.legal_moves(ms);
           if (ms.empty()) break;
-          if (ply >= 6) {
+          if (ply >= 2) {
             auto ev = puzzles::evaluate(s, puzzles::Question::kWin, 200'000);
             int wins = 0;
             for (const auto& v : ev.values) wins += v.kind == puzzles::MoveValue::Kind::kWin;
-            if (ev.complete && wins >= 2 && wins < static_cast<int>(ms.size())) {
+            if (ev.complete && wins == 2 && wins < static_cast<int>(ms.size())) {
               found = true;
+              json rules = json::object();
+              for (const auto& [k, v] : rules_in_force("migong", {})) rules[k] = v;
               json p{{"id", "two-winners"},
-                     {"game", "gadur"},
-                     {"size", 3},
-                     {"rules", {{"exception", "whole"}, {"capture", "any"}}},
+                     {"game", "migong"},
+                     {"size", 2},
+                     {"rules", rules},
                      {"record", record},
-                     {"to_move", color_name(s.to_move())},
+                     {"to_move", color_name(s.colour_to_move())},
                      {"question", "win"},
                      {"difficulty", 1},
                      {"proof", {{"method", "hand"}, {"nodes", 1}, {"seconds", 0}}}};
@@ -474,7 +480,7 @@ const puzzles::MakeReport& nardy_collection() {
   static puzzles::MakeReport rep = [] {
     puzzles::NardyMakeOptions o;
     o.rules = rules_in_force("nardy", {});
-    o.max_checkers = 4;
+    o.max_checkers = 6;
     o.count = 4;
     o.seed = 1;
     o.db_dir = temp_dir("nardy-db");
@@ -500,8 +506,8 @@ TEST_CASE("Long Nardy roll puzzles: proved, Z3-confirmed, deterministic", "[puzz
     CHECK(p["question"] == "roll");
     CHECK(p["line"] == json::array({p["answer"]}));
     auto pos = nardy::Position::parse(p["position"].get<std::string>());
-    CHECK(pos.on_board(Color::kWhite) <= 4);
-    CHECK(pos.on_board(Color::kBlack) <= 4);
+    CHECK(pos.on_board(Color::kWhite) <= 6);
+    CHECK(pos.on_board(Color::kBlack) <= 6);
     // moves: exactly `loom moves nardy` at the position and dice.
     auto lm = run({"moves", "nardy", "--position", p["position"].get<std::string>(), "--dice",
                    p["dice"].get<std::string>()});
@@ -529,7 +535,7 @@ TEST_CASE("Long Nardy roll puzzles: proved, Z3-confirmed, deterministic", "[puzz
   // Deterministic per seed.
   puzzles::NardyMakeOptions o;
   o.rules = rules_in_force("nardy", {});
-  o.max_checkers = 4;
+  o.max_checkers = 6;
   o.count = 4;
   o.seed = 1;
   o.db_dir = temp_dir("nardy-db");
@@ -614,7 +620,7 @@ TEST_CASE("Long Nardy: the checker's expectimax equals the bear-off database", "
 
 TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
   std::string dir = temp_dir("nardy-cli");
-  auto r = run({"puzzle", "make", "nardy", "--max-checkers", "3", "--count", "2", "--seed", "2",
+  auto r = run({"puzzle", "make", "nardy", "--max-checkers", "6", "--count", "2", "--seed", "2",
                 "--db", dir + "/db", "--out", dir + "/out"});
   INFO(r.err);
   REQUIRE(r.code == 0);
@@ -623,6 +629,7 @@ TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
   CHECK(ok.code == 0);
   CHECK(ok.out == "2 of 2 puzzles confirmed\n");
   auto ps = puzzles::read_puzzles(dir + "/out");
+  REQUIRE(ps.size() == 2);
   ps[0]["moves"][0]["value"] = 1.5;  // no chance is above 1
   write_lines(dir + "/bad.jsonl", ps);
   auto bad = run({"puzzle", "check", dir + "/bad.jsonl"});
@@ -705,13 +712,13 @@ struct NFiodar {
 
 /// Plain minimax (acyclic games): Black's value.
 template <class NG>
-int minimax(const NG& ng, const typename NG::Pos& p) {
+int black_minimax(const NG& ng, const typename NG::Pos& p) {
   auto toks = ng.tokens(p);
   if (toks.empty()) return ng.end(p);
   bool b = ng.black(p);
   int best = b ? INT_MIN : INT_MAX;
   for (const auto& t : toks) {
-    int v = minimax(ng, ng.play(p, t));
+    int v = black_minimax(ng, ng.play(p, t));
     best = b ? std::max(best, v) : std::min(best, v);
   }
   return best;
@@ -736,7 +743,7 @@ void pin(const NG& ng, const json& p, bool scored) {
   CHECK(listed == toks);
   for (const auto& m : p["moves"]) {
     INFO(m.dump());
-    int v = minimax(ng, ng.play(pos, m["move"].get<std::string>()));
+    int v = black_minimax(ng, ng.play(pos, m["move"].get<std::string>()));
     CHECK(as_listed(v, ng.black(pos), scored) == m["value"]);
   }
 }
