@@ -301,7 +301,8 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
   };
   std::vector<Found> found;
   auto reject = [&](const std::string& why) { ++rep.rejected[why]; };
-  const int max_games = mo.max_games > 0 ? mo.max_games : 40 * std::max(1, mo.count);
+  // Games are cheap (a few ms) and few reach a close bear-off: 200 a puzzle.
+  const int max_games = mo.max_games > 0 ? mo.max_games : 200 * std::max(1, mo.count);
   std::vector<Position> kids;
   for (int g = 0; g < max_games && static_cast<int>(found.size()) < mo.count; ++g) {
     const bool greedy = g % 2 == 1;

@@ -41,7 +41,7 @@ struct NardyMakeOptions {
   int count = 10;
   uint64_t seed = 1;
   std::string db_dir;  ///< bear-off database directory ("" = default cache)
-  int max_games = 0;   ///< 0: 40 per requested puzzle
+  int max_games = 0;   ///< 0: 200 per requested puzzle
   int per_game = 2;    ///< most puzzles taken from one game
   /// Budget of the checker's re-proof per puzzle (position pairs).
   uint64_t check_pairs = 2'000'000;

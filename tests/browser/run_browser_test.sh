@@ -13,13 +13,24 @@ work=$3
 here=$(dirname "$0")
 rm -rf "$work"
 mkdir -p "$work"
-"$loom" puzzle make gadur --size 3 --count 2 --seed 1 --out "$work/gadur" >/dev/null
-"$loom" puzzle make enfargar --size 2 --count 2 --seed 1 --out "$work/enfargar" >/dev/null
-"$loom" puzzle make migong --size 2 --count 2 --seed 1 --out "$work/migong" >/dev/null
-"$loom" puzzle make fiodar --size 2 --count 2 --seed 1 --out "$work/fiodar" >/dev/null
-"$loom" puzzle make nardy --max-checkers 6 --count 2 --seed 1 --db "$work/db" \
+"$loom" puzzle make gadur --size 3 --count 1 --seed 1 --out "$work/gadur" >/dev/null
+"$loom" puzzle make enfargar --size 2 --count 1 --seed 1 --out "$work/enfargar" >/dev/null
+"$loom" puzzle make migong --size 2 --count 1 --seed 1 --out "$work/migong" >/dev/null
+"$loom" puzzle make fiodar --size 2 --count 1 --seed 1 --out "$work/fiodar" >/dev/null
+"$loom" puzzle make nardy --max-checkers 6 --count 1 --seed 1 --db "$work/db" \
   --out "$work/nardy" >/dev/null 2>&1
+for g in gadur enfargar migong fiodar nardy; do
+  n=$(wc -l <"$work/$g/puzzles.jsonl")
+  if [ "$n" -ne 1 ]; then
+    echo "FAIL: loom puzzle make $g made $n puzzles, want 1" >&2
+    exit 1
+  fi
+done
 cat "$work"/gadur/puzzles.jsonl "$work"/enfargar/puzzles.jsonl "$work"/migong/puzzles.jsonl \
   "$work"/fiodar/puzzles.jsonl "$work"/nardy/puzzles.jsonl >"$work/fixture.jsonl"
-exec python3 "$here/test_collection.py" "$maker" "$work/fixture.jsonl" "$work/page" \
+# Debian's python3 (python3-selenium lives in its dist-packages), not
+# whatever python3 comes first on PATH (a pyenv shim has no selenium).
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+exec "$py" "$here/test_collection.py" "$maker" "$work/fixture.jsonl" "$work/page" \
   --screenshot "$work/page.png"
