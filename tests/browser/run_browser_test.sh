@@ -3,7 +3,8 @@
 # makes a small collection for every game with the real `loom puzzle make`
 # (deterministic seeds), joins them into one fixture, builds the page from it
 # with make_fixture_page (the puzzles/ API) and drives it in headless
-# Chromium (test_collection.py). Exit 77 (skip) only when Chromium is absent.
+# Chromium (test_collection.py); then opens a `loom audit` report
+# (test_audit_page.py). Exit 77 (skip) only when Chromium is absent.
 #
 # usage: run_browser_test.sh LOOM MAKE_FIXTURE_PAGE WORKDIR
 set -eu
@@ -32,5 +33,9 @@ cat "$work"/gadur/puzzles.jsonl "$work"/enfargar/puzzles.jsonl "$work"/migong/pu
 # whatever python3 comes first on PATH (a pyenv shim has no selenium).
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-exec "$py" "$here/test_collection.py" "$maker" "$work/fixture.jsonl" "$work/page" \
+"$py" "$here/test_collection.py" "$maker" "$work/fixture.jsonl" "$work/page" \
   --screenshot "$work/page.png"
+# The audit report (issue 18): Gadur as written loops on side 2, so its
+# report has a witness diagram (an SVG from puzzles/render.h).
+"$loom" audit gadur --size 2 --games 20 --seconds 60 --out "$work/audit" >/dev/null
+exec "$py" "$here/test_audit_page.py" "$work/audit" 1
