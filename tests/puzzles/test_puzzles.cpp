@@ -26,6 +26,7 @@
 #include "tests/fiodar/naive_fiodar.h"
 #include "tests/gadur/naive_gadur.h"
 #include "tests/migong/naive_migong.h"
+#include "tests/nardy/naive_nardy.h"
 #include "tests/solver/naive_values.h"
 
 using namespace loom;
@@ -748,6 +749,27 @@ void pin(const NG& ng, const json& p, bool scored) {
   }
 }
 
+/// The naive Long Nardy reference's winning chance for the side to move
+/// (plain expectimax over its own turn generator, memoised in a std::map).
+double naive_p_win(const naive_nardy::Generator& gen, const naive_nardy::Pos& s,
+                   const naive_nardy::Rules& rules, std::map<naive_nardy::Pos, double>& memo) {
+  if (auto it = memo.find(s); it != memo.end()) return it->second;
+  double sum = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int b = 1; b <= 6; ++b) {  // the 36 ordered rolls
+      double best = 0;
+      for (const auto& [kid, turn] : gen.turns(s, a, b)) {
+        auto v = naive_nardy::value(kid, rules);
+        double x = v.kind == "ongoing"
+                       ? 1.0 - naive_p_win(gen, kid, rules, memo)
+                       : (v.kind == (s.turn == 'W' ? "white" : "black") ? 1.0 : 0.0);
+        best = std::max(best, x);
+      }
+      sum += best;
+    }
+  return memo[s] = sum / 36.0;
+}
+
 std::vector<json> golden() {
   return puzzles::read_puzzles(std::string(LOOM_TEST_DATA) + "/puzzles/golden.jsonl");
 }
@@ -767,6 +789,24 @@ TEST_CASE("golden puzzles: one per game, pinned against the naive references",
       // turns against `loom moves nardy`.
       puzzles::NardyCheckOptions co;
       CHECK(puzzles::check_nardy_puzzle(p, co).confirmed);
+      naive_nardy::Rules rules;
+      naive_nardy::Generator gen(rules);
+      auto pos = naive_nardy::parse(p["position"].get<std::string>());
+      std::string dice = p["dice"].get<std::string>();
+      auto kids = gen.turns(pos, dice[0] - '0', dice[1] - '0');
+      std::set<std::string> naive_results, listed;
+      for (const auto& [kid, turn] : kids) naive_results.insert(naive_nardy::to_string(kid));
+      for (const auto& m : p["moves"]) listed.insert(m["position"].get<std::string>());
+      CHECK(naive_results == listed);
+      std::map<naive_nardy::Pos, double> memo;
+      for (const auto& m : p["moves"]) {
+        INFO(m.dump());
+        auto kid = naive_nardy::parse(m["position"].get<std::string>());
+        auto v = naive_nardy::value(kid, rules);
+        double want = v.kind == "ongoing" ? 1.0 - naive_p_win(gen, kid, rules, memo)
+                                          : (v.kind == (pos.turn == 'W' ? "white" : "black"));
+        CHECK(std::abs(m["value"].get<double>() - want) < 1e-3);
+      }
       continue;
     }
     CHECK(check(p, true).confirmed);
