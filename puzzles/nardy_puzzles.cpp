@@ -428,7 +428,11 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
       gen.positions(p, thrown, kids);
       std::sort(kids.begin(), kids.end());
       size_t pick = rng.below(kids.size());
-      if (greedy && rng.below(10) < 8) {
+      // Once home, both policies mostly race well (as people do): random
+      // play in the bear-off shuffles checkers inside home and gives
+      // positions no one reaches.
+      const bool racing = nardy::exact::home_of(p, p.to_move()).has_value();
+      if ((greedy || racing) && rng.below(10) < 8) {
         const Color me = p.to_move();
         auto score = [&](const Position& k) {
           if (auto h = nardy::exact::home_of(k, me))
