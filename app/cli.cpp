@@ -154,6 +154,9 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
   } catch (const InputError& e) {
     err << "loom: " << one_line(e.what()) << "\n";
     return 2;
+  } catch (const CommandFailed& e) {
+    if (*e.what()) err << "loom: " << one_line(e.what()) << "\n";
+    return 1;
   } catch (const Interrupted& e) {
     err << "loom: " << one_line(e.what()) << "\n";
     return 130;

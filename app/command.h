@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,18 @@ std::vector<CommandSpec> play_commands();
 std::vector<CommandSpec> migong_commands();
 /// audit (cmd_audit.cpp; the work is in app/audit/).
 std::vector<CommandSpec> audit_commands();
+/// render (cmd_render.cpp).
+std::vector<CommandSpec> render_commands();
+/// puzzle make | check (cmd_puzzle.cpp).
+std::vector<CommandSpec> puzzle_commands();
+
+/// Thrown by an action that has reported a negative result on `err` and
+/// must end with exit status 1 (e.g. `puzzle check` found a puzzle not
+/// confirmed); what() is printed after "loom: " unless empty.
+class CommandFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// Options shared by the commands that take a game and a position. Create it
 /// with std::make_shared and keep it alive in the action (CLI11 writes into it).

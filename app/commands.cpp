@@ -5,9 +5,8 @@ namespace loom {
 
 std::vector<CommandSpec> all_commands() {
   std::vector<CommandSpec> out;
-  for (auto group :
-       {basic_commands, play_commands, solve_commands, verify_commands, migong_commands,
-        audit_commands}) {
+  for (auto group : {basic_commands, play_commands, solve_commands, verify_commands,
+                     migong_commands, audit_commands, render_commands, puzzle_commands}) {
     auto cmds = group();
     out.insert(out.end(), cmds.begin(), cmds.end());
   }

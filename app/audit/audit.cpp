@@ -10,6 +10,7 @@
 #include <deque>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <unordered_set>
 
 #include "app/audit/nardy_playouts.h"
@@ -20,6 +21,7 @@
 #include "app/typed_game.h"
 #include "model/common/errors.h"
 #include "properties/spec/queries.h"
+#include "puzzles/render.h"
 
 namespace loom::audit {
 
@@ -363,8 +365,19 @@ Diagram diagram_for(const std::string& game, std::optional<int> size,
                     const std::string& title) {
   auto g = make_game(game, size, rules);
   g->play_record(record);
-  return {title + (record.empty() ? " (the start)" : ": " + record),
-          "<pre>" + html_escape(g->show()) + "</pre>"};
+  // The SVG of `loom render` (puzzles/render.h), the last move marked.
+  puzzles::RenderOptions ro;
+  std::istringstream in(record);
+  for (std::string t; in >> t;) ro.last_move = t;
+  std::string svg;
+  visit_state(*g, [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, NardyGame>)
+      svg = "<pre>" + html_escape(g->show()) + "</pre>";  // no record for a dice game
+    else
+      svg = puzzles::render_svg(s, ro);
+  });
+  return {title + (record.empty() ? " (the start)" : ": " + record), svg};
 }
 
 /// Diagrams of a rule set's witnesses.

@@ -112,6 +112,15 @@ TEST_CASE("every integer option of every command refuses the same bad texts",
       {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--seed"},
       {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--max-positions"},
       {{"audit", "gadur", "--out", "/nonexistent/loom-audit"}, "--max-nodes"},
+      {{"puzzle", "make", "gadur", "--count", "1", "--seed", "1", "--out", "/nonexistent/p"},
+       "--size"},
+      {{"puzzle", "make", "gadur", "--seed", "1", "--out", "/nonexistent/p"}, "--count"},
+      {{"puzzle", "make", "gadur", "--count", "1", "--out", "/nonexistent/p"}, "--seed"},
+      {{"puzzle", "make", "nardy", "--count", "1", "--seed", "1", "--out", "/nonexistent/p"},
+       "--max-checkers"},
+      {{"puzzle", "make", "gadur", "--count", "1", "--seed", "1", "--out", "/nonexistent/p"},
+       "--max-games"},
+      {{"puzzle", "check", "/nonexistent/p"}, "--max-positions"},
   };
   std::vector<BadInput> cases;
   for (const auto& o : opts)

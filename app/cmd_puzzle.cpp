@@ -1,0 +1,212 @@
+// loom puzzle make | check: wiring only; the generator and the checker live
+// in puzzles/ (puzzles/puzzles.h). visit_state hands them the typed state.
+#include <unistd.h>
+
+#include <iostream>
+#include <limits>
+#include <type_traits>
+
+#include "app/command.h"
+#include "app/int_option.h"
+#include "app/typed_game.h"
+#include "model/common/bitboard.h"
+#include "model/common/errors.h"
+#include "puzzles/nardy_puzzles.h"
+#include "puzzles/puzzles.h"
+
+namespace loom {
+
+namespace {
+
+struct MakeArgs {
+  std::string game;
+  int size = 0;
+  std::vector<std::string> rules;
+  int count = 0;
+  uint64_t seed = 0;
+  std::string out;
+  uint64_t max_positions = 200'000;
+  int max_games = 0;
+  int max_checkers = 6;                      ///< nardy
+  double min_gap = puzzles::kDefaultMinGap;  ///< nardy
+  std::string db;                            ///< nardy: bear-off database directory
+};
+
+struct CheckArgs {
+  std::vector<std::string> paths;
+  uint64_t max_positions = 5'000'000;
+  bool no_spec = false;
+};
+
+const char* kBoards =
+    "puzzles are made on boards of side 4 and below and on the recommended board (gadur 4, "
+    "fiodar 7, enfargar 9, migong 7)";
+
+void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err) {
+  const GameInfo& info = find_game(a.game);
+  const bool tty = &err == &std::cerr && ::isatty(STDERR_FILENO);
+  if (a.game == "nardy") {
+    if (cmd->count("--size")) throw InputError("--size is not used by nardy (a fixed board)");
+    RuleSet rs(info.rule_specs());
+    rs.set_all(a.rules);
+    puzzles::NardyMakeOptions o;
+    o.rules = rs.in_force();
+    o.opt = nardy::Options::from(rs);
+    o.max_checkers = a.max_checkers;
+    o.min_gap = a.min_gap;
+    o.count = a.count;
+    o.seed = a.seed;
+    o.db_dir = a.db;
+    o.max_games = a.max_games;
+    o.tty = tty ? &err : nullptr;
+    o.notes = &err;
+    auto rep = puzzles::make_nardy_puzzles(o);
+    std::string title = "Long Nardy bear-off puzzles, at most " + std::to_string(a.max_checkers) +
+                        " checkers a side (seed " + std::to_string(a.seed) + ")";
+    puzzles::write_collection(a.out, title, rep);
+    out << "nardy max-checkers " << a.max_checkers << ": " << rep.summary() << "\n";
+    out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
+        << "/index.html\n";
+    return;
+  }
+  for (const char* o : {"--max-checkers", "--min-gap", "--db"})
+    if (cmd->count(o)) throw InputError(std::string(o) + " is only used by nardy");
+  std::optional<int> size = cmd->count("--size") ? std::optional<int>(a.size) : std::nullopt;
+  auto g = make_game(a.game, size, a.rules);
+  RuleSet rs(info.rule_specs());
+  rs.set_all(a.rules);
+  puzzles::MakeOptions o;
+  o.game = a.game;
+  o.size = size.value_or(info.default_size);
+  o.rules = rs.in_force();
+  o.count = a.count;
+  o.seed = a.seed;
+  o.max_positions = a.max_positions;
+  o.max_games = a.max_games;
+  o.tty = tty ? &err : nullptr;
+  puzzles::MakeReport rep;
+  visit_state(*g, [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (puzzles::kPuzzleState<S>)
+      rep = puzzles::make_puzzles(s, o);
+    else
+      throw InputError(std::string(kBoards) + "; side " + std::to_string(o.size) + " is neither");
+  });
+  std::string title =
+      a.game + " side " + std::to_string(o.size) + " puzzles (seed " + std::to_string(a.seed) + ")";
+  puzzles::write_collection(a.out, title, rep);
+  out << a.game << " side " << o.size << ": " << rep.summary() << "\n";
+  out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
+      << "/index.html\n";
+}
+
+void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
+  // Read and shape-check everything first: malformed input is exit 2
+  // whatever else the files hold.
+  std::vector<nlohmann::json> all;
+  for (const auto& path : a.paths)
+    for (auto& p : puzzles::read_puzzles(path)) {
+      puzzles::validate_shape(p);
+      all.push_back(std::move(p));
+    }
+  puzzles::CheckOptions co;
+  co.max_positions = a.max_positions;
+  co.spec = !a.no_spec;
+  int failed = 0;
+  for (const auto& p : all) {
+    const std::string id = p["id"].get<std::string>();
+    const std::string game = p["game"].get<std::string>();
+    puzzles::CheckResult r;
+    if (game == "nardy") {
+      puzzles::NardyCheckOptions no;
+      no.spec = co.spec;
+      no.max_pairs = co.max_positions;
+      try {
+        r = puzzles::check_nardy_puzzle(p, no);
+      } catch (const InputError& e) {
+        throw InputError("puzzle " + id + ": " + e.what());
+      }
+      if (!r.confirmed) {
+        ++failed;
+        err << "puzzle " << id << ": not confirmed: " << r.reason << "\n";
+      }
+      continue;
+    }
+    std::vector<std::string> rules;
+    for (const auto& [k, v] : p["rules"].items()) rules.push_back(k + "=" + v.get<std::string>());
+    std::unique_ptr<AnyGame> g;
+    try {
+      g = make_game(game, p["size"].get<int>(), rules);
+    } catch (const InputError& e) {
+      throw InputError("puzzle " + id + ": " + e.what());
+    }
+    visit_state(*g, [&](const auto& s) {
+      using S = std::remove_cvref_t<decltype(s)>;
+      if constexpr (puzzles::kPuzzleState<S>)
+        r = puzzles::check_puzzle(s, p, co);
+      else
+        throw InputError("puzzle " + id + ": " + kBoards);
+    });
+    if (!r.confirmed) {
+      ++failed;
+      err << "puzzle " << id << ": not confirmed: " << r.reason << "\n";
+    }
+  }
+  out << (all.size() - static_cast<size_t>(failed)) << " of " << all.size()
+      << " puzzles confirmed\n";
+  if (failed > 0)
+    throw CommandFailed(std::to_string(failed) + " of " + std::to_string(all.size()) +
+                        " puzzles not confirmed");
+}
+
+}  // namespace
+
+std::vector<CommandSpec> puzzle_commands() {
+  return {
+      {"puzzle", "make puzzles with proved unique answers, or re-prove them", [](CLI::App* cmd) {
+         cmd->require_subcommand(1);
+         auto* mk = cmd->add_subcommand("make", "generate a puzzle collection in DIR");
+         auto m = std::make_shared<MakeArgs>();
+         mk->add_option("game", m->game, "fiodar, enfargar, gadur, migong or nardy")->required();
+         add_int_option(mk, "--size", m->size, "board side (default: the recommended side)",
+                        kMinSide, kMaxSide);
+         mk->add_option("--rule", m->rules, "rule variant NAME=VALUE (repeatable)")
+             ->take_all()
+             ->allow_extra_args(false);
+         add_int_option(mk, "--count", m->count, "puzzles wanted", 1, 100000)->required();
+         add_int_option(mk, "--seed", m->seed, "random seed (same seed, same puzzles)", uint64_t{0},
+                        std::numeric_limits<uint64_t>::max())
+             ->required();
+         mk->add_option("--out", m->out, "output directory")->required();
+         add_int_option(mk, "--max-positions", m->max_positions,
+                        "exact search budget per candidate (default 200000)", uint64_t{1},
+                        uint64_t{1} << 32);
+         add_int_option(mk, "--max-checkers", m->max_checkers,
+                        "nardy: no side has more checkers on the board (default 6)", 1, 15);
+         mk->add_option("--min-gap", m->min_gap,
+                        "nardy: the best turn's winning chance ahead of the second best "
+                        "(default 0.02)")
+             ->check(CLI::Range(1e-6, 0.999));
+         mk->add_option("--db", m->db, "nardy: bear-off database directory (default cache)");
+         add_int_option(mk, "--max-games", m->max_games,
+                        "give up after this many candidate games (default 40 per puzzle)", 0,
+                        10'000'000);
+         auto* ck = cmd->add_subcommand(
+             "check", "re-prove puzzles independently (files, or DIR/puzzles.jsonl)");
+         auto c = std::make_shared<CheckArgs>();
+         ck->add_option("path", c->paths, "puzzle files or collection directories")->required();
+         add_int_option(ck, "--max-positions", c->max_positions,
+                        "budget of the independent search per puzzle (default 5000000)",
+                        uint64_t{1}, uint64_t{1} << 34);
+         ck->add_flag("--no-spec", c->no_spec,
+                      "skip the Z3 confirmation of the legal moves (faster)");
+         return Action([=](std::ostream& out, std::ostream& err) {
+           if (*mk)
+             make(*m, mk, out, err);
+           else
+             check(*c, out, err);
+         });
+       }}};
+}
+
+}  // namespace loom

@@ -1,0 +1,852 @@
+// Puzzles (issue 13): the generator is deterministic per seed, every puzzle
+// it emits is re-proved by the independent checker (Z3 step included),
+// rejections add up, the JSON is what CONVENTIONS.md "Puzzles" says, the
+// checker catches hand-edited puzzles (a second winning move, a wrong value,
+// a missing alternative, a wrong answer), the Z3 step on its own catches a
+// missing or extra move, `loom puzzle check` exits 0 / 1 / 2 by the
+// contract, and one golden puzzle per game is pinned against the naive
+// references of tests/<game>/.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "app/registry.h"
+#include "app/typed_game.h"
+#include "puzzles/nardy_puzzles.h"
+#include "puzzles/puzzles.h"
+#include "puzzles/rng.h"
+#include "puzzles/search.h"
+#include "solver/nardy/bearoff.h"
+#include "tests/common/cli_run.h"
+#include "tests/enfargar/naive_enfargar.h"
+#include "tests/fiodar/naive_fiodar.h"
+#include "tests/gadur/naive_gadur.h"
+#include "tests/migong/naive_migong.h"
+#include "tests/nardy/naive_nardy.h"
+#include "tests/solver/naive_values.h"
+
+using namespace loom;
+using nlohmann::json;
+using testing::lines;
+using testing::run;
+
+namespace {
+
+std::string temp_dir(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("loom-puzzles-" + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d.string();
+}
+
+std::vector<std::pair<std::string, std::string>> rules_in_force(const std::string& game,
+                                                                const std::vector<std::string>& r) {
+  RuleSet rs(find_game(game).rule_specs());
+  rs.set_all(r);
+  return rs.in_force();
+}
+
+/// Small budgets keep every case to seconds: a candidate over 20,000
+/// positions is rejected ("over budget") instead of searched further.
+puzzles::MakeReport make(const std::string& game, int size, int count, uint64_t seed,
+                         int max_games = 0) {
+  auto g = make_game(game, size, {});
+  puzzles::MakeOptions o;
+  o.game = game;
+  o.size = size;
+  o.rules = rules_in_force(game, {});
+  o.count = count;
+  o.seed = seed;
+  o.max_games = max_games;
+  o.max_positions = 20'000;
+  puzzles::MakeReport rep;
+  visit_state(*g, [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (puzzles::kPuzzleState<S>)
+      rep = puzzles::make_puzzles(s, o);
+    else
+      FAIL("no puzzles for this board");
+  });
+  return rep;
+}
+
+puzzles::CheckResult check(const json& p, bool spec = true) {
+  std::vector<std::string> rules;
+  for (const auto& [k, v] : p["rules"].items()) rules.push_back(k + "=" + v.get<std::string>());
+  auto g = make_game(p["game"].get<std::string>(), p["size"].get<int>(), rules);
+  puzzles::CheckOptions co;
+  co.spec = spec;
+  puzzles::CheckResult r;
+  visit_state(*g, [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (puzzles::kPuzzleState<S>)
+      r = puzzles::check_puzzle(s, p, co);
+    else
+      FAIL("no puzzles for this board");
+  });
+  return r;
+}
+
+/// The puzzle without what depends on the clock.
+json timeless(json p) {
+  p["proof"].erase("seconds");
+  return p;
+}
+
+struct Board {
+  std::string game;
+  int size;
+  int count;
+};
+// Small boards where a few puzzles take well under a second in Release.
+const std::vector<Board> kBoards{
+    {"gadur", 3, 1}, {"enfargar", 2, 3}, {"enfargar", 3, 1}, {"migong", 2, 3}, {"fiodar", 2, 3}};
+
+/// One collection per small board, made once for the whole test run.
+const puzzles::MakeReport& collection(const Board& b) {
+  static std::map<std::string, puzzles::MakeReport> cache;
+  std::string key = b.game + std::to_string(b.size);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, make(b.game, b.size, b.count, 1)).first;
+  return it->second;
+}
+
+/// `loom moves` at a puzzle's position.
+std::vector<std::string> loom_moves(const json& p) {
+  std::vector<std::string> args{"moves",    p["game"].get<std::string>(),
+                                "--size",   std::to_string(p["size"].get<int>()),
+                                "--record", p["record"].get<std::string>()};
+  auto r = run(args);
+  REQUIRE(r.code == 0);
+  return lines(r.out);
+}
+
+void write_lines(const std::string& file, const std::vector<json>& ps) {
+  std::ofstream f(file);
+  for (const auto& p : ps) f << p.dump() << "\n";
+}
+
+}  // namespace
+
+TEST_CASE("puzzle make is deterministic per seed", "[puzzles]") {
+  auto a = make("migong", 2, 3, 7), b = make("migong", 2, 3, 7), c = make("migong", 2, 3, 8);
+  REQUIRE(a.puzzles.size() == 3);
+  REQUIRE(a.puzzles.size() == b.puzzles.size());
+  for (size_t i = 0; i < a.puzzles.size(); ++i) {
+    CHECK(timeless(a.puzzles[i]) == timeless(b.puzzles[i]));
+    CHECK(a.svgs[i] == b.svgs[i]);
+  }
+  CHECK(a.rejected == b.rejected);
+  CHECK(a.candidates == b.candidates);
+  // Another seed plays other games.
+  std::set<std::string> ra, rc;
+  for (const auto& p : a.puzzles) ra.insert(p["record"].get<std::string>());
+  for (const auto& p : c.puzzles) rc.insert(p["record"].get<std::string>());
+  CHECK(ra != rc);
+}
+
+TEST_CASE("every emitted puzzle is re-proved by the checker, Z3 step included", "[puzzles]") {
+  for (const auto& b : kBoards) {
+    const auto& rep = collection(b);
+    INFO(b.game << " side " << b.size << ": " << rep.summary());
+    CHECK(static_cast<int>(rep.puzzles.size()) == b.count);
+    for (const auto& p : rep.puzzles) {
+      INFO(p.dump());
+      auto r = check(p, true);
+      CHECK(r.confirmed);
+      CHECK(r.reason == "");
+      CHECK(r.positions > 0);
+    }
+  }
+}
+
+TEST_CASE("rejections are counted: candidates = rejections + puzzles kept", "[puzzles]") {
+  for (const auto& b : kBoards) {
+    const auto& rep = collection(b);
+    INFO(b.game << " side " << b.size << ": " << rep.summary());
+    uint64_t rejected = 0;
+    for (const auto& [why, n] : rep.rejected) {
+      CHECK(n > 0);
+      rejected += n;
+    }
+    CHECK(rep.candidates == rejected + rep.puzzles.size());
+    CHECK(rep.games > 0);
+  }
+  // Over a longer run each reason the issue names occurs.
+  auto rep = make("migong", 2, 6, 3);
+  INFO(rep.summary());
+  for (const char* why : {"single legal move", "duplicate", "every move wins", "no winning move",
+                          "several winning moves"})
+    CHECK(rep.rejected.count(why) == 1);
+}
+
+TEST_CASE("puzzle objects are as CONVENTIONS.md says", "[puzzles]") {
+  for (const auto& b : kBoards) {
+    const auto& rep = collection(b);
+    std::set<std::string> ids;
+    double last_difficulty = -1;
+    for (const auto& p : rep.puzzles) {
+      INFO(p.dump());
+      REQUIRE_NOTHROW(puzzles::validate_shape(p));
+      CHECK(ids.insert(p["id"].get<std::string>()).second);
+      CHECK(p["game"] == b.game);
+      CHECK(p["size"] == b.size);
+      // Every rule option in force, defaults included.
+      json rules = json::object();
+      for (const auto& [k, v] : rules_in_force(b.game, {})) rules[k] = v;
+      CHECK(p["rules"] == rules);
+      // to_move: the side to move after the record (Migong: Blue is black).
+      size_t plies = 0;
+      {
+        std::istringstream in(p["record"].get<std::string>());
+        for (std::string t; in >> t;) ++plies;
+      }
+      if (b.game != "migong") CHECK(p["to_move"] == (plies % 2 == 0 ? "black" : "white"));
+      CHECK(p["question"] == (b.game == "fiodar" ? "best" : "win"));
+      // moves: exactly `loom moves` at the position, in its order.
+      std::vector<std::string> toks;
+      for (const auto& m : p["moves"]) toks.push_back(m["move"].get<std::string>());
+      CHECK(toks == loom_moves(p));
+      CHECK(toks.size() >= 2);
+      // One top move, the answer; the line starts with it.
+      int top = 0;
+      for (const auto& m : p["moves"]) {
+        bool is_top;
+        if (b.game == "fiodar") {
+          CHECK(m["value"].is_number());
+          double best = -1e9;
+          for (const auto& n : p["moves"]) best = std::max(best, n["value"].get<double>());
+          is_top = m["value"].get<double>() == best;
+        } else {
+          CHECK(m["value"].is_string());
+          std::string v = m["value"].get<std::string>();
+          CHECK((v == "win" || v == "loss" || v == "draw" || v == "stall"));
+          is_top = v == "win";
+        }
+        if (is_top) {
+          ++top;
+          CHECK(m["move"] == p["answer"]);
+        }
+      }
+      CHECK(top == 1);
+      REQUIRE(p["line"].size() >= 1);
+      CHECK(p["line"][0] == p["answer"]);
+      CHECK(p["difficulty"].get<double>() >= last_difficulty);  // sorted
+      last_difficulty = p["difficulty"].get<double>();
+      CHECK(p["proof"]["nodes"].get<uint64_t>() > 0);
+      CHECK(p["proof"]["seconds"].get<double>() >= 0);
+    }
+  }
+}
+
+TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
+  for (const auto& b : kBoards) {
+    for (const auto& orig : collection(b).puzzles) {
+      INFO(orig.dump());
+      REQUIRE(check(orig, false).confirmed);
+      size_t ans = 0, other = 0;
+      for (size_t i = 0; i < orig["moves"].size(); ++i)
+        (orig["moves"][i]["move"] == orig["answer"] ? ans : other) = i;
+      REQUIRE(ans != other);
+      {  // A second winning (best) move claimed.
+        json p = orig;
+        p["moves"][other]["value"] = orig["moves"][ans]["value"];
+        auto r = check(p, false);
+        CHECK_FALSE(r.confirmed);
+        CHECK(r.reason.find(p["moves"][other]["move"].get<std::string>()) != std::string::npos);
+      }
+      {  // A wrong value.
+        json p = orig;
+        auto& v = p["moves"][other]["value"];
+        if (v.is_number())
+          v = v.get<double>() - 1;
+        else
+          v = v == "loss" ? "draw" : "loss";
+        CHECK_FALSE(check(p, false).confirmed);
+      }
+      {  // A missing alternative.
+        json p = orig;
+        p["moves"].erase(other);
+        auto r = check(p, false);
+        CHECK_FALSE(r.confirmed);
+        CHECK(r.reason.find("missing") != std::string::npos);
+      }
+      {  // The answer moved to another move (values untouched).
+        json p = orig;
+        p["answer"] = orig["moves"][other]["move"];
+        CHECK_FALSE(check(p, false).confirmed);
+      }
+      {  // A wrong number of plies on the winning move.
+        json p = orig;
+        if (p["moves"][ans].contains("plies")) {
+          p["moves"][ans]["plies"] = p["moves"][ans]["plies"].get<int>() + 2;
+          CHECK_FALSE(check(p, false).confirmed);
+        }
+      }
+      {  // A line that stops before the end.
+        json p = orig;
+        if (p["line"].size() > 1) {
+          p["line"].erase(p["line"].size() - 1);
+          CHECK_FALSE(check(p, false).confirmed);
+        }
+      }
+      {  // The wrong side to move.
+        json p = orig;
+        p["to_move"] = p["to_move"] == "black" ? "white" : "black";
+        CHECK_FALSE(check(p, false).confirmed);
+      }
+    }
+  }
+}
+
+TEST_CASE("a position with two winning moves is never confirmed", "[puzzles]") {
+  // Seeded random Migong side 2 games until a position with exactly two
+  // winning moves and a losing one; a puzzle claiming one of the winners, the other listed
+  // with each other value, is refused.
+  auto g = make_game("migong", 2, {});
+  visit_state(*g, [&](const auto& start) {
+    using S = std::remove_cvref_t<decltype(start)>;
+    if constexpr (std::is_same_v<S, migong::State<1>>) {
+      puzzles::detail::Rng rng(11);
+      bool found = false;
+      for (int game = 0; game < 200 && !found; ++game) {
+        S s = start;
+        std::string record;
+        std::vector<typename S::Move> ms;
+        typename S::Undo u;
+        for (int ply = 0; ply < 20 && !found; ++ply) {
+          s.legal_moves(ms);
+          if (ms.empty()) break;
+          if (ply >= 2) {
+            auto ev = puzzles::evaluate(s, puzzles::Question::kWin, 200'000);
+            int wins = 0;
+            for (const auto& v : ev.values) wins += v.kind == puzzles::MoveValue::Kind::kWin;
+            if (ev.complete && wins == 2 && wins < static_cast<int>(ms.size())) {
+              found = true;
+              json rules = json::object();
+              for (const auto& [k, v] : rules_in_force("migong", {})) rules[k] = v;
+              json p{{"id", "two-winners"},
+                     {"game", "migong"},
+                     {"size", 2},
+                     {"rules", rules},
+                     {"record", record},
+                     {"to_move", color_name(s.colour_to_move())},
+                     {"question", "win"},
+                     {"difficulty", 1},
+                     {"proof", {{"method", "hand"}, {"nodes", 1}, {"seconds", 0}}}};
+              std::vector<std::pair<std::string, std::string>> moves;
+              std::string first_win, second_win;
+              for (size_t i = 0; i < ms.size(); ++i) {
+                std::string tok = s.move_name(ms[i]);
+                std::string v = json(puzzles::value_json(ev.values[i])).get<std::string>();
+                if (v == "win") (first_win.empty() ? first_win : second_win) = tok;
+                moves.emplace_back(tok, v);
+              }
+              std::sort(moves.begin(), moves.end());
+              p["answer"] = first_win;
+              p["line"] = json::array({first_win});
+              for (const char* fake : {"loss", "draw", "win"}) {
+                json q = p;
+                q["moves"] = json::array();
+                for (const auto& [tok, v] : moves)
+                  q["moves"].push_back({{"move", tok}, {"value", tok == second_win ? fake : v}});
+                auto r = check(q, false);
+                INFO(q.dump() << " -> " << r.reason);
+                CHECK_FALSE(r.confirmed);
+                CHECK(r.reason.find(second_win) != std::string::npos);
+              }
+            }
+          }
+          auto m = ms[rng.below(ms.size())];
+          record += (record.empty() ? "" : " ") + s.move_name(m);
+          s.apply(m, u);
+        }
+      }
+      CHECK(found);
+    }
+  });
+}
+
+TEST_CASE("the Z3 step alone catches a missing or an extra move", "[puzzles][spec]") {
+  for (const auto& b : kBoards) {
+    const auto& p = collection(b).puzzles.at(0);
+    INFO(p.dump());
+    auto g = make_game(b.game, b.size, {});
+    g->play_record(p["record"].get<std::string>());
+    visit_state(*g, [&](const auto& s) {
+      using S = std::remove_cvref_t<decltype(s)>;
+      if constexpr (puzzles::kPuzzleState<S>) {
+        std::vector<typename S::Move> legal;
+        s.legal_moves(legal);
+        std::sort(legal.begin(), legal.end());
+        CHECK(puzzles::spec_confirm(s, legal) == "");
+        auto fewer = legal;
+        fewer.erase(fewer.begin());
+        CHECK(puzzles::spec_confirm(s, fewer) != "");
+        // An occupied site (an illegal placement) listed as a move.
+        std::vector<std::string> toks;
+        for (const auto& m : legal) toks.push_back(s.move_name(m));
+        std::istringstream in(p["record"].get<std::string>());
+        for (std::string t; in >> t;) {
+          auto m = s.parse_move(t);
+          if (!m || std::binary_search(legal.begin(), legal.end(), *m) || t == "pass") continue;
+          auto more = legal;
+          more.push_back(*m);
+          std::sort(more.begin(), more.end());
+          CHECK(puzzles::spec_confirm(s, more) != "");
+          break;
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzles][cli]") {
+  std::string dir = temp_dir("cli");
+  auto r = run(
+      {"puzzle", "make", "enfargar", "--size", "2", "--count", "3", "--seed", "5", "--out", dir});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("3 puzzles") != std::string::npos);
+  auto ps = puzzles::read_puzzles(dir);
+  REQUIRE(ps.size() == 3);
+  for (const auto& p : ps)
+    CHECK(std::filesystem::exists(std::filesystem::path(dir) /
+                                  (p["id"].get<std::string>() + ".svg")));
+  std::ifstream html(std::filesystem::path(dir) / "index.html");
+  std::string page((std::istreambuf_iterator<char>(html)), {});
+  for (const auto& p : ps) CHECK(page.find(p["id"].get<std::string>()) != std::string::npos);
+  // Self-contained: nothing fetched (the SVG namespace URI is not a fetch).
+  CHECK(page.find("src=\"http") == std::string::npos);
+  CHECK(page.find("href=\"http") == std::string::npos);
+
+  auto ok = run({"puzzle", "check", dir});
+  CHECK(ok.code == 0);
+  CHECK(ok.out == "3 of 3 puzzles confirmed\n");
+
+  // Tampered: the second puzzle gets a second winning move.
+  auto bad = ps;
+  for (auto& m : bad[1]["moves"])
+    if (m["move"] != bad[1]["answer"]) {
+      m["value"] = "win";
+      break;
+    }
+  std::string file = dir + "/tampered.jsonl";
+  write_lines(file, bad);
+  auto t = run({"puzzle", "check", file});
+  CHECK(t.code == 1);
+  CHECK(t.out == "2 of 3 puzzles confirmed\n");
+  CHECK(t.err.find("puzzle " + bad[1]["id"].get<std::string>() + ": not confirmed") !=
+        std::string::npos);
+  CHECK(t.err.find(ps[0]["id"].get<std::string>()) == std::string::npos);
+
+  // Malformed input: exit 2, one line, nothing on standard output.
+  std::string nojson = dir + "/nojson.jsonl", nokey = dir + "/nokey.jsonl";
+  std::ofstream(nojson) << "{\"id\": \"x\",\n";
+  auto missing = ps[0];
+  missing.erase("answer");
+  write_lines(nokey, {ps[1], missing});
+  testing::check_bad_inputs({
+      {{"puzzle", "check", dir + "/no-such-file.jsonl"}, "cannot read"},
+      {{"puzzle", "check", nojson}, "not JSON"},
+      {{"puzzle", "check", nokey}, "'answer' is missing"},
+      {{"puzzle", "make", "chess", "--count", "1", "--seed", "1", "--out", dir}, "chess"},
+      {{"puzzle", "make", "gadur", "--size", "5", "--count", "1", "--seed", "1", "--out", dir},
+       "side 5"},
+      {{"puzzle", "make", "gadur", "--count", "0", "--seed", "1", "--out", dir}, "count"},
+      {{"puzzle", "make", "gadur", "--count", "1", "--out", dir}, "seed"},
+      {{"puzzle", "make", "gadur", "--rule", "capture=never", "--count", "1", "--seed", "1",
+        "--out", dir},
+       "capture"},
+      {{"puzzle", "make", "gadur", "--max-checkers", "3", "--count", "1", "--seed", "1", "--out",
+        dir},
+       "only used by nardy"},
+      {{"puzzle", "make", "nardy", "--max-checkers", "16", "--count", "1", "--seed", "1", "--out",
+        dir},
+       "max-checkers"},
+      {{"puzzle", "make", "nardy", "--rule", "end=last-roll", "--count", "1", "--seed", "1",
+        "--out", dir},
+       "last-roll"},
+  });
+}
+
+// --- Long Nardy -------------------------------------------------------------
+
+namespace {
+
+const puzzles::MakeReport& nardy_collection() {
+  static puzzles::MakeReport rep = [] {
+    puzzles::NardyMakeOptions o;
+    o.rules = rules_in_force("nardy", {});
+    o.max_checkers = 6;
+    o.count = 4;
+    o.seed = 1;
+    o.db_dir = temp_dir("nardy-db");
+    return puzzles::make_nardy_puzzles(o);
+  }();
+  return rep;
+}
+
+}  // namespace
+
+TEST_CASE("Long Nardy roll puzzles: proved, Z3-confirmed, deterministic", "[puzzles][nardy]") {
+  const auto& rep = nardy_collection();
+  INFO(rep.summary());
+  REQUIRE(rep.puzzles.size() == 4);
+  uint64_t rejected = 0;
+  for (const auto& [why, n] : rep.rejected) rejected += n;
+  CHECK(rep.candidates == rejected + rep.puzzles.size());
+  for (const auto& p : rep.puzzles) {
+    INFO(p.dump());
+    REQUIRE_NOTHROW(puzzles::validate_shape(p));
+    CHECK(p["game"] == "nardy");
+    CHECK(p["size"] == 0);
+    CHECK(p["question"] == "roll");
+    CHECK(p["line"] == json::array({p["answer"]}));
+    auto pos = nardy::Position::parse(p["position"].get<std::string>());
+    CHECK(pos.on_board(Color::kWhite) <= 6);
+    CHECK(pos.on_board(Color::kBlack) <= 6);
+    // moves: exactly `loom moves nardy` at the position and dice.
+    auto lm = run({"moves", "nardy", "--position", p["position"].get<std::string>(), "--dice",
+                   p["dice"].get<std::string>()});
+    REQUIRE(lm.code == 0);
+    std::set<std::string> listed, loom;
+    for (const auto& m : p["moves"])
+      listed.insert(m["position"].get<std::string>() + " " + m["move"].get<std::string>());
+    for (const auto& l : lines(lm.out)) loom.insert(l);
+    CHECK(listed == loom);
+    // The answer leads by at least min_gap.
+    double best = -1, second = -1;
+    for (const auto& m : p["moves"]) {
+      double v = m["value"].get<double>();
+      if (m["move"] == p["answer"])
+        best = v;
+      else
+        second = std::max(second, v);
+    }
+    CHECK(best - second >= puzzles::kDefaultMinGap - 1e-6);
+    puzzles::NardyCheckOptions co;  // Z3 included
+    auto r = puzzles::check_nardy_puzzle(p, co);
+    CHECK(r.confirmed);
+    CHECK(r.reason == "");
+  }
+  // Deterministic per seed.
+  puzzles::NardyMakeOptions o;
+  o.rules = rules_in_force("nardy", {});
+  o.max_checkers = 6;
+  o.count = 4;
+  o.seed = 1;
+  o.db_dir = temp_dir("nardy-db");
+  auto again = puzzles::make_nardy_puzzles(o);
+  REQUIRE(again.puzzles.size() == rep.puzzles.size());
+  for (size_t i = 0; i < rep.puzzles.size(); ++i)
+    CHECK(timeless(again.puzzles[i]) == timeless(rep.puzzles[i]));
+}
+
+TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles][nardy]") {
+  puzzles::NardyCheckOptions co;
+  co.spec = false;
+  for (const auto& orig : nardy_collection().puzzles) {
+    INFO(orig.dump());
+    REQUIRE(puzzles::check_nardy_puzzle(orig, co).confirmed);
+    size_t ans = 0, other = 0;
+    for (size_t i = 0; i < orig["moves"].size(); ++i)
+      (orig["moves"][i]["move"] == orig["answer"] ? ans : other) = i;
+    {  // A second best turn claimed (its chance raised to the answer's).
+      json p = orig;
+      p["moves"][other]["value"] = orig["moves"][ans]["value"];
+      CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
+    }
+    {  // A chance off by 0.01.
+      json p = orig;
+      p["moves"][ans]["value"] = orig["moves"][ans]["value"].get<double>() - 0.01;
+      CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
+    }
+    {  // A missing turn.
+      json p = orig;
+      p["moves"].erase(other);
+      CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
+    }
+    {  // Another answer.
+      json p = orig;
+      p["answer"] = orig["moves"][other]["move"];
+      p["line"] = json::array({p["answer"]});
+      CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
+    }
+    {  // Other dice.
+      json p = orig;
+      p["dice"] = orig["dice"] == "11" ? "22" : "11";
+      CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
+    }
+    {  // A gap requirement the position does not meet.
+      json p = orig;
+      p["min_gap"] = orig["gap"].get<double>() + 0.05;
+      CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
+    }
+  }
+}
+
+TEST_CASE("Long Nardy: the checker's expectimax equals the bear-off database", "[puzzles][nardy]") {
+  // Two routes to the same numbers: the database (bottom-up by pip layers,
+  // uint16) and the checker (top-down over the model's positions, doubles).
+  const auto& db = nardy::exact::TwoSided::cached(3, temp_dir("nardy-db3"));
+  puzzles::detail::Rng rng(5);
+  int compared = 0;
+  for (int i = 0; i < 60; ++i) {
+    nardy::Position p;
+    for (Color c : {Color::kWhite, Color::kBlack}) {
+      int k = 1 + static_cast<int>(rng.below(3));
+      for (int j = 0; j < k; ++j) {
+        int d = 1 + static_cast<int>(rng.below(6));
+        int pt = c == Color::kWhite ? d : 12 + d;
+        p.set(pt, p.at(pt) + (c == Color::kWhite ? 1 : -1));
+      }
+    }
+    p.set_to_move(rng.below(2) ? Color::kWhite : Color::kBlack);
+    auto homes = nardy::exact::bearoff_homes(p);
+    REQUIRE(homes);
+    double want =
+        db.p_win(nardy::exact::home_index(homes->first), nardy::exact::home_index(homes->second));
+    auto got = puzzles::nardy_exact_p_win(p, nardy::Options{}, 1'000'000);
+    REQUIRE(got);
+    INFO(p.to_string());
+    CHECK(std::abs(*got - want) < 1e-3);
+    ++compared;
+  }
+  CHECK(compared == 60);
+}
+
+TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
+  std::string dir = temp_dir("nardy-cli");
+  auto r = run({"puzzle", "make", "nardy", "--max-checkers", "6", "--count", "2", "--seed", "2",
+                "--db", dir + "/db", "--out", dir + "/out"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("2 puzzles") != std::string::npos);
+  auto ok = run({"puzzle", "check", dir + "/out"});
+  CHECK(ok.code == 0);
+  CHECK(ok.out == "2 of 2 puzzles confirmed\n");
+  auto ps = puzzles::read_puzzles(dir + "/out");
+  REQUIRE(ps.size() == 2);
+  ps[0]["moves"][0]["value"] = 1.5;  // no chance is above 1
+  write_lines(dir + "/bad.jsonl", ps);
+  auto bad = run({"puzzle", "check", dir + "/bad.jsonl"});
+  CHECK(bad.code == 1);
+  CHECK(bad.err.find(ps[0]["id"].get<std::string>()) != std::string::npos);
+  ps[0]["position"] = "W:1,2,3";
+  write_lines(dir + "/malformed.jsonl", ps);
+  auto mal = run({"puzzle", "check", dir + "/malformed.jsonl"});
+  CHECK(mal.code == 2);
+  CHECK(lines(mal.err).size() == 1);
+}
+
+// --- golden puzzles against the naive references ---------------------------
+
+namespace {
+
+/// The naive games of tests/<game>/ behind one interface: tokens(p) (empty
+/// at the end), play(p, token), black(p) (Black/Blue to move), end(p)
+/// (Black's result: +1, -1, 0 for no winner; Fiodar: margin in half points).
+struct NGadur {
+  naive::Gadur g{3, false, false};
+  using Pos = naive::Gadur::Pos;
+  Pos start() const { return g.start(); }
+  std::vector<std::string> tokens(const Pos& p) const {
+    std::vector<std::string> out;
+    for (int c : g.legal(p)) out.push_back(g.name(c));
+    return out;
+  }
+  Pos play(const Pos& p, const std::string& t) const {
+    for (int c : g.legal(p))
+      if (g.name(c) == t) return g.play(p, c);
+    FAIL("naive gadur: " << t << " is not legal");
+    return p;
+  }
+};
+struct NEnfargar {
+  naive::Enfargar g{3, false, false};
+  using Pos = naive::Enfargar::Pos;
+  Pos start() const { return g.start(); }
+  std::vector<std::string> tokens(const Pos& p) const {
+    std::vector<std::string> out;
+    for (int x : g.legal(p)) out.push_back(x < 0 ? "pass" : g.name(x));
+    return out;
+  }
+  Pos play(const Pos& p, const std::string& t) const {
+    return g.play(p, t == "pass" ? -1 : g.point(t));
+  }
+  bool black(const Pos& p) const { return p.turn == 'B'; }
+  int end(const Pos& p) const {
+    std::string r = g.result(p, '?');
+    return r == "B" ? 1 : r == "W" ? -1 : 0;
+  }
+};
+struct NMigong {
+  naive::Migong g{2};
+  using Pos = naive::Migong::Pos;
+  Pos start() const { return g.start(); }
+  std::vector<std::string> tokens(const Pos& p) const { return g.legal(p); }
+  Pos play(const Pos& p, const std::string& t) const { return g.play(p, t); }
+  bool black(const Pos& p) const { return p.seat == 0; }
+  int end(const Pos& p) const { return g.winner_seat(p) == 0 ? 1 : -1; }
+};
+struct NFiodar {
+  naive::Fiodar g{2, {}};
+  using Pos = naive::Fiodar::Pos;
+  Pos start() const { return g.start(); }
+  std::vector<std::string> tokens(const Pos& p) const {
+    std::vector<std::string> out;
+    if (g.over(p)) return out;
+    for (int x : g.placements(p)) out.push_back(g.name(x));
+    out.push_back("pass");
+    return out;
+  }
+  Pos play(const Pos& p, const std::string& t) const {
+    return t == "pass" ? g.pass(p) : *g.place(p, *g.point(t));
+  }
+  bool black(const Pos& p) const { return p.turn == 'B'; }
+  int end(const Pos& p) const { return g.margin2(p); }
+};
+
+/// Plain minimax (acyclic games): Black's value.
+template <class NG>
+int black_minimax(const NG& ng, const typename NG::Pos& p) {
+  auto toks = ng.tokens(p);
+  if (toks.empty()) return ng.end(p);
+  bool b = ng.black(p);
+  int best = b ? INT_MIN : INT_MAX;
+  for (const auto& t : toks) {
+    int v = black_minimax(ng, ng.play(p, t));
+    best = b ? std::max(best, v) : std::min(best, v);
+  }
+  return best;
+}
+
+/// The listed value a naive Black value gives the side that moved.
+json as_listed(int black_value, bool mover_black, bool scored) {
+  int v = mover_black ? black_value : -black_value;
+  if (scored) return v % 2 == 0 ? json(v / 2) : json(v / 2.0);
+  return v > 0 ? "win" : v < 0 ? "loss" : "stall";
+}
+
+template <class NG>
+void pin(const NG& ng, const json& p, bool scored) {
+  auto pos = ng.start();
+  std::istringstream in(p["record"].get<std::string>());
+  for (std::string t; in >> t;) pos = ng.play(pos, t);
+  auto toks = ng.tokens(pos);
+  std::sort(toks.begin(), toks.end());
+  std::vector<std::string> listed;
+  for (const auto& m : p["moves"]) listed.push_back(m["move"].get<std::string>());
+  CHECK(listed == toks);
+  for (const auto& m : p["moves"]) {
+    INFO(m.dump());
+    int v = black_minimax(ng, ng.play(pos, m["move"].get<std::string>()));
+    CHECK(as_listed(v, ng.black(pos), scored) == m["value"]);
+  }
+}
+
+/// The naive Long Nardy reference's winning chance for the side to move
+/// (plain expectimax over its own turn generator, memoised in a std::map).
+double naive_p_win(const naive_nardy::Generator& gen, const naive_nardy::Pos& s,
+                   const naive_nardy::Rules& rules, std::map<naive_nardy::Pos, double>& memo) {
+  if (auto it = memo.find(s); it != memo.end()) return it->second;
+  double sum = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int b = 1; b <= 6; ++b) {  // the 36 ordered rolls
+      double best = 0;
+      for (const auto& [kid, turn] : gen.turns(s, a, b)) {
+        auto v = naive_nardy::value(kid, rules);
+        double x = v.kind == "ongoing"
+                       ? 1.0 - naive_p_win(gen, kid, rules, memo)
+                       : (v.kind == (s.turn == 'W' ? "white" : "black") ? 1.0 : 0.0);
+        best = std::max(best, x);
+      }
+      sum += best;
+    }
+  return memo[s] = sum / 36.0;
+}
+
+std::vector<json> golden() {
+  return puzzles::read_puzzles(std::string(LOOM_TEST_DATA) + "/puzzles/golden.jsonl");
+}
+
+}  // namespace
+
+TEST_CASE("golden puzzles: one per game, pinned against the naive references",
+          "[puzzles][golden]") {
+  auto ps = golden();
+  std::set<std::string> games;
+  for (const auto& p : ps) {
+    INFO(p.dump());
+    games.insert(p["game"].get<std::string>());
+    const std::string g = p["game"].get<std::string>();
+    if (g == "nardy") {
+      // Each listed chance against the checker's own expectimax, and the
+      // turns against `loom moves nardy`.
+      puzzles::NardyCheckOptions co;
+      CHECK(puzzles::check_nardy_puzzle(p, co).confirmed);
+      naive_nardy::Rules rules;
+      naive_nardy::Generator gen(rules);
+      auto pos = naive_nardy::parse(p["position"].get<std::string>());
+      std::string dice = p["dice"].get<std::string>();
+      auto kids = gen.turns(pos, dice[0] - '0', dice[1] - '0');
+      std::set<std::string> naive_results, listed;
+      for (const auto& [kid, turn] : kids) naive_results.insert(naive_nardy::to_string(kid));
+      for (const auto& m : p["moves"]) listed.insert(m["position"].get<std::string>());
+      CHECK(naive_results == listed);
+      std::map<naive_nardy::Pos, double> memo;
+      for (const auto& m : p["moves"]) {
+        INFO(m.dump());
+        auto kid = naive_nardy::parse(m["position"].get<std::string>());
+        auto v = naive_nardy::value(kid, rules);
+        double want = v.kind == "ongoing" ? 1.0 - naive_p_win(gen, kid, rules, memo)
+                                          : (v.kind == (pos.turn == 'W' ? "white" : "black"));
+        CHECK(std::abs(m["value"].get<double>() - want) < 1e-3);
+      }
+      continue;
+    }
+    CHECK(check(p, true).confirmed);
+    if (g == "enfargar") pin(NEnfargar{}, p, false);
+    if (g == "migong") pin(NMigong{}, p, false);
+    if (g == "fiodar") pin(NFiodar{}, p, true);
+    if (g == "gadur") {
+      // Gadur as written can loop: the naive fixed point instead of minimax.
+      NGadur ng;
+      auto pos = ng.start();
+      std::istringstream in(p["record"].get<std::string>());
+      for (std::string t; in >> t;) pos = ng.play(pos, t);
+      std::vector<std::string> listed;
+      for (const auto& m : p["moves"]) listed.push_back(m["move"].get<std::string>());
+      auto toks = ng.tokens(pos);
+      std::sort(toks.begin(), toks.end());
+      CHECK(listed == toks);
+      for (const auto& m : p["moves"]) {
+        struct From {
+          const naive::Gadur& g;
+          naive::Gadur::Pos s;
+          using Pos = naive::Gadur::Pos;
+          Pos start() const { return s; }
+          std::vector<int> legal(const Pos& q) const { return g.legal(q); }
+          Pos play(const Pos& q, int c) const { return g.play(q, c); }
+          char turn(const Pos& q) const { return q.turn; }
+          char winner_at_end(const Pos& q) const { return q.turn; }  // RULES.md 4
+        };
+        auto child = ng.play(pos, m["move"].get<std::string>());
+        auto vals = naive::fixed_point_values(From{ng.g, child});
+        REQUIRE(vals);
+        naive::Val v = vals->at(child);
+        char mover = pos.turn;
+        json want = v == naive::Val::kDraw                        ? json("draw")
+                    : (v == naive::Val::kBlack) == (mover == 'B') ? json("win")
+                                                                  : json("loss");
+        INFO(m.dump());
+        CHECK(want == m["value"]);
+      }
+    }
+  }
+  CHECK(games == std::set<std::string>{"gadur", "enfargar", "migong", "fiodar", "nardy"});
+}
