@@ -22,6 +22,7 @@
 #include "model/common/errors.h"
 #include "properties/spec/queries.h"
 #include "puzzles/render.h"
+#include "solver/nardy/fewcheckers.h"
 
 namespace loom::audit {
 
@@ -322,6 +323,65 @@ json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, d
   return arr;
 }
 
+/// Long Nardy: the exact value of the whole game where the few-checker
+/// solver covers the rule set (checkers=1 and 2 in seconds; 3 takes minutes
+/// and is tried only with ten minutes of the budget left), else null with
+/// the reason.
+json nardy_value_part(const AnyGame& g, const Budget& budget) {
+  json j{{"value", nullptr}, {"complete", false}};
+  const auto* ng = dynamic_cast<const NardyGame*>(&g);
+  if (!ng) return j;
+  const nardy::Options& opt = ng->options();
+  const int k = opt.checkers;
+  j["command"] = "loom solve nardy --rule checkers=" + std::to_string(k);
+  const bool affordable = k <= 2 || (k <= nardy::exact::FewCheckers::kMaxK && budget.left() > 600);
+  if (!affordable) {
+    j["note"] = k <= nardy::exact::FewCheckers::kMaxK
+                    ? "checkers=3 takes minutes: left out under this budget (run the command)"
+                    : "the whole game is solved exactly only with checkers=1.." +
+                          std::to_string(nardy::exact::FewCheckers::kMaxK) +
+                          " (bear-off positions: loom solve nardy --position POS)";
+    return j;
+  }
+  noted(j, [&] {
+    auto t0 = std::chrono::steady_clock::now();
+    auto f = nardy::exact::FewCheckers::solve(opt, 2);
+    const nardy::Position& start = ng->position();
+    j["value"] = {{"p_win", *f.p_win(start)},
+                  {"points", *f.points(start)},
+                  {"side_to_move", start.to_move() == Color::kWhite ? "white" : "black"}};
+    j["complete"] = true;
+    j["method"] = "few-checkers";
+    j["states"] = f.states();
+    j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+  return j;
+}
+
+/// Long Nardy's sentences: the exact value where solved, the playouts' draws
+/// and mars (their first-player rates are printed for every game).
+std::vector<std::string> nardy_verdicts(const json& rs) {
+  std::vector<std::string> out;
+  char buf[256];
+  const json& v = rs["solution"];
+  if (v["complete"] == true) {
+    std::snprintf(buf, sizeof buf,
+                  "solved exactly: %s, moving first, wins with probability %.6f and expects "
+                  "%+.6f points under perfect play",
+                  v["value"]["side_to_move"].get<std::string>().c_str(),
+                  v["value"]["p_win"].get<double>(), v["value"]["points"].get<double>());
+    out.push_back(buf);
+  }
+  for (const auto& p : rs["playouts"]) {
+    if (p.value("games", 0) == 0) continue;
+    std::snprintf(buf, sizeof buf, "%s play: %.1f%% draws, %d of %d games end in mars",
+                  p["policy"].get<std::string>().c_str(), 100 * p.value("draw_rate", 0.0),
+                  p.value("mars", 0), p["games"].get<int>());
+    out.push_back(buf);
+  }
+  return out;
+}
+
 // --- verdicts -----------------------------------------------------------
 
 std::vector<std::string> verdicts(const json& rs, const std::string& decisive_key, int size) {
@@ -482,7 +542,8 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
       r["termination"] = {
           {"holds", nullptr}, {"witness", nullptr}, {"positions", 0}, {"note", why}};
       r[decisive_key] = r["termination"];
-      r["solution"] = {{"value", nullptr}, {"complete", false}, {"note", why}};
+      progress.show("audit " + a.game + ": " + tag + ": solving");
+      r["solution"] = nardy_value_part(*small, budget);
     }
     if (a.queries) {
       progress.show("audit " + a.game + ": " + tag + ": Z3 rule questions");
@@ -496,7 +557,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     progress.show("audit " + a.game + ": " + tag + ": playouts");
     auto big = make_game(a.game, play_size, rs_args);
     r["playouts"] = playouts_part(*big, a, budget, 0.6 * share);
-    r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size) : std::vector<std::string>{};
+    r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size) : nardy_verdicts(r);
     diagrams.push_back(info.has_size ? witness_diagrams(a.game, size, rs_args, r, decisive_key)
                                      : std::vector<Diagram>{});
     sets.push_back(r);

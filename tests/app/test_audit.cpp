@@ -149,6 +149,21 @@ TEST_CASE("audit runs the Z3 rule questions with their commands", "[audit]") {
   }
 }
 
+TEST_CASE("audit of Long Nardy with checkers=1 gives solve's exact value", "[audit]") {
+  auto r = run({"audit", "nardy", "--rule", "checkers=1", "--out", temp_dir("nardy1"), "--json",
+                "--games", "10", "--no-queries"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  const auto& sol = rep["rule_sets"][0]["solution"];
+  auto s = run({"solve", "nardy", "--rule", "checkers=1", "--json"});
+  REQUIRE(s.code == 0);
+  const auto v = last_json(s.out);
+  CHECK(sol["complete"] == true);
+  CHECK(sol["value"]["p_win"].get<double>() == v["p_win"].get<double>());
+  CHECK(sol["value"]["points"].get<double>() == v["points"].get<double>());
+  CHECK(sol["command"] == "loom solve nardy --rule checkers=1");
+}
+
 TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]") {
   auto r = run({"audit", "nardy", "--out", temp_dir("nardy"), "--json", "--games", "10", "--rule",
                 "end=last-roll", "--no-queries"});
@@ -157,6 +172,9 @@ TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]")
   const auto& rs = rep["rule_sets"][0];
   CHECK(rs["termination"]["holds"].is_null());
   CHECK(rs["termination"].contains("note"));
+  // The whole game with 15 checkers is not solved: null with a reason.
+  CHECK(rs["solution"]["value"].is_null());
+  CHECK(rs["solution"].contains("note"));
   for (const auto& p : rs["playouts"]) {
     CHECK(p["games"] == 10);
     CHECK(p["first_player"] == "white");
