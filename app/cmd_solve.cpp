@@ -48,8 +48,8 @@ std::vector<CommandSpec> solve_commands() {
                            "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
                            "table) instead of the first moves");
              cmd->add_option("--method", a->method,
-                             "auto (default: dense where it applies, else retrograde, or dfs for "
-                             "scored games), retrograde (exhaustive, handles cycles), dense "
+                             "auto (default: retrograde, or dfs for scored games), retrograde "
+                             "(exhaustive, handles cycles), dense "
                              "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
                              "dfs (alpha-beta, acyclic games) or compact (win/loss alpha-beta, "
                              "8-byte table entries, up to side 3)")

@@ -178,8 +178,9 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   if (r.method == "retrograde" || r.method == "dense") {
     out << solver::with_commas(r.positions) << " positions (up to " << r.symmetries
         << " symmetries), " << solver::with_commas(r.moves) << " moves, "
-        << solver::with_commas(r.terminals) << (r.method == "dense" ? " moves to an end, " : " ends, ")
-        << r.sweeps << (r.method == "dense" ? " layers" : " sweeps");
+        << solver::with_commas(r.terminals)
+        << (r.method == "dense" ? " moves to an end, " : " ends, ") << r.sweeps
+        << (r.method == "dense" ? " layers" : " sweeps");
   } else {
     out << solver::with_commas(r.nodes) << " nodes searched, " << solver::with_commas(r.positions)
         << " positions stored (up to " << r.symmetries << " symmetries)";

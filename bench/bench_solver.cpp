@@ -169,9 +169,10 @@ int main(int argc, char** argv) {
     double s2 = dense("gadur s3 merge-only", mo, "", 2, pm);
     double pe = perft_rate("enfargar s3", en, "", 6);
     double s3 = dense("enfargar s3", en, "", 2, pe);
-    std::printf("wall time / (3x perft gadur s4 d6): gadur %.2f, merge-only %.2f, enfargar %.2f "
-                "(<= 1 meets the target)\n",
-                s1 / (3 * ref), s2 / (3 * ref), s3 / (3 * ref));
+    std::printf(
+        "wall time / (3x perft gadur s4 d6): gadur %.2f, merge-only %.2f, enfargar %.2f "
+        "(<= 1 meets the target)\n",
+        s1 / (3 * ref), s2 / (3 * ref), s3 / (3 * ref));
     return 0;
   }
   {

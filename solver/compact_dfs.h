@@ -114,9 +114,8 @@ class CompactDfs {
           break;
         }
     const size_t from = best_site >= 0 && site_of(ms[0]) == best_site ? 1 : 0;
-    std::sort(ms.begin() + static_cast<long>(from), ms.end(), [&](const Move& x, const Move& y) {
-      return history_[slot(x)] > history_[slot(y)];
-    });
+    std::sort(ms.begin() + static_cast<long>(from), ms.end(),
+              [&](const Move& x, const Move& y) { return history_[slot(x)] > history_[slot(y)]; });
     const uint64_t before = nodes_;
     typename S::Undo u;
     bool win = false;

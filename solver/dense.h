@@ -257,8 +257,8 @@ class DenseRetrograde {
       return "the dense index takes boards of at most 19 cells (side 3)";
     if (root.is_terminal()) return "the position is already over";
     if (dense_detail::passes_of(root) != 0) return "the position follows a pass";
-    if (!(root.with_board(root.stones(Color::kBlack), root.stones(Color::kWhite),
-                          root.to_move()) == root))
+    if (!(root.with_board(root.stones(Color::kBlack), root.stones(Color::kWhite), root.to_move()) ==
+          root))
       return "the position is not determined by its stones and side to move";
     return "";
   }
@@ -290,7 +290,9 @@ class DenseRetrograde {
   uint64_t terminals() const { return ends_; }
   uint32_t sweeps() const { return max_dist_; }
   int symmetries() const { return codec_.symmetries(); }
-  uint64_t bytes() const { return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_; }
+  uint64_t bytes() const {
+    return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_;
+  }
   Value::Kind neutral_kind() const { return neutral_; }
 
   /// Value and plies to the end (-1: draw or unknown) of a position reachable
@@ -359,8 +361,7 @@ class DenseRetrograde {
         return mover == Color::kWhite ? kWin : kLoss;
       case Outcome::Kind::kUnresolved:
       case Outcome::Kind::kDraw: {
-        Value::Kind k =
-            o.kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
+        Value::Kind k = o.kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
         Value::Kind seen = neutral_seen_.load(std::memory_order_relaxed);
         if (seen == Value::Kind::kUnknown)
           neutral_seen_.compare_exchange_strong(seen, k);
@@ -416,8 +417,9 @@ class DenseRetrograde {
       }
       const uint64_t added = c.stones(me).w[0] & ~own, removed = opp & ~c.stones(them).w[0];
       if ((own & ~c.stones(me).w[0]) || (c.stones(them).w[0] & ~opp))
-        throw std::logic_error("--method dense: a move removed a mover's stone or added one of "
-                               "the opponent's");
+        throw std::logic_error(
+            "--method dense: a move removed a mover's stone or added one of "
+            "the opponent's");
       uint32_t best = 0xffffffffu;
       if (removed == 0 && std::has_single_bit(added)) {
         int site = std::countr_zero(added);
