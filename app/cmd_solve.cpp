@@ -55,8 +55,11 @@ std::vector<CommandSpec> solve_commands() {
                            "table) instead of the first moves");
              cmd->add_option("--method", a->method,
                              "auto (default: retrograde, or dfs for scored games), retrograde "
-                             "(exhaustive, handles cycles) or dfs (alpha-beta, acyclic games)")
-                 ->check(CLI::IsMember({"auto", "retrograde", "dfs"}));
+                             "(exhaustive, handles cycles), dense "
+                             "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
+                             "dfs (alpha-beta, acyclic games) or compact (win/loss alpha-beta, "
+                             "8-byte table entries, up to side 3)")
+                 ->check(CLI::IsMember({"auto", "retrograde", "dfs", "dense", "compact"}));
              cmd->add_flag("--no-symmetry", a->no_symmetry,
                            "do not reduce positions by the 12 board symmetries");
              cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
@@ -89,6 +92,8 @@ std::vector<CommandSpec> solve_commands() {
                solver::SolveOptions o = a->o;
                o.method = a->method == "dfs"          ? Method::kDfs
                           : a->method == "retrograde" ? Method::kRetrograde
+                          : a->method == "dense"      ? Method::kDense
+                          : a->method == "compact"    ? Method::kCompact
                                                       : Method::kAuto;
                if (ga->given("--checkpoint") && o.checkpoint.empty())
                  throw InputError("--checkpoint needs a file name");
@@ -123,8 +128,8 @@ std::vector<CommandSpec> solve_commands() {
                JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
                o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
                              (a->pie ? "; pie" : "");
-               if (a->pie && a->method == "retrograde")
-                 throw InputError("--pie solves by alpha-beta: drop --method retrograde");
+               if (a->pie && a->method != "auto" && a->method != "dfs")
+                 throw InputError("--pie solves by alpha-beta: drop --method " + a->method);
                solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
                job.pie_setups = a->pie;
                job.to_move = color_name(r.to_move);

@@ -183,6 +183,63 @@ State<W> State<W>::transformed(int k) const {
   return t;
 }
 
+// Retrograde moves. The last mover L placed some stone c of theirs; let G be
+// c's group now. Without a capture the position before is this one minus c
+// (with L to move), if that placement is legal and captures nothing. With a
+// capture, the removed set X was every enemy group touching G (so no stone
+// of the side to move touches G now), each such group touched G, and
+// |X| == |G|; an X cell next to a remaining enemy stone would have joined
+// that stone's group, which would have been removed too. So X is a set of
+// |G| empty cells, none next to an enemy stone, inside the part of those
+// cells reachable from G's rim: all such sets are tried and each is kept
+// only if replaying c captures exactly X.
+template <int W>
+void State<W>::predecessors(std::vector<State>& out) const {
+  out.clear();
+  const auto& m = ctx_->masks;
+  const Color last = other(to_move_);
+  const BB mine = stones_[idx(last)];
+  const BB theirs = stones_[idx(to_move_)];
+  const BB free_cells = empty().andnot(m.dilate(theirs));
+  std::array<int, kMaxSites<W>> cells;
+  mine.for_each([&](int c) {
+    State q = *this;
+    q.stones_[idx(last)].reset(c);
+    q.to_move_ = last;
+    Placement<W> p = q.analyse(c);
+    if (p.legal && !p.captures) {
+      q.hash_ = q.recompute_hash();
+      out.push_back(q);
+    }
+    const BB g = m.flood(BB::single(c), mine);
+    if (m.rim(g).intersects(theirs)) return;
+    const int k = g.count();
+    const BB region = m.flood(m.rim(g) & free_cells, free_cells);
+    int n = 0;
+    region.for_each([&](int s) { cells[n++] = s; });
+    if (n < k) return;
+    // Subsets of `region` of size k in lexicographic order of indices.
+    std::array<int, kMaxSites<W>> pick;
+    for (int i = 0; i < k; ++i) pick[i] = i;
+    for (;;) {
+      BB x;
+      for (int i = 0; i < k; ++i) x.set(cells[pick[i]]);
+      State r = q;
+      r.stones_[idx(to_move_)] |= x;
+      Placement<W> pr = r.analyse(c);
+      if (pr.legal && pr.captures && pr.enemies == x) {
+        r.hash_ = r.recompute_hash();
+        out.push_back(r);
+      }
+      int i = k - 1;
+      while (i >= 0 && pick[i] == n - k + i) --i;
+      if (i < 0) break;
+      ++pick[i];
+      for (int j = i + 1; j < k; ++j) pick[j] = pick[j - 1] + 1;
+    }
+  });
+}
+
 template <int W>
 void State<W>::put(int site, Color c) {
   for (Color x : {Color::kBlack, Color::kWhite})

@@ -141,6 +141,26 @@ class State {
     return Move{static_cast<int16_t>(geo().map_site(k, m.site))};
   }
 
+  /// The position with exactly these stones (disjoint, on the board) and
+  /// `mover` to move; the hash is recomputed. Dense solver indices decode
+  /// boards with it.
+  State with_board(const BB& black, const BB& white, Color mover) const {
+    State s(ctx_);
+    s.stones_[0] = black;
+    s.stones_[1] = white;
+    s.to_move_ = mover;
+    s.hash_ = s.recompute_hash();
+    return s;
+  }
+  /// Every position from which one legal placement leads to this one (the
+  /// retrograde moves), in no particular order, possibly with repeats. Each
+  /// candidate is checked by replaying the placement with analyse(), so
+  /// every listed position is a true predecessor; the list is complete
+  /// because a capture can only have removed enemy groups that touched the
+  /// placed stone's group, held cells now empty and not next to a remaining
+  /// enemy stone, and totalled the group's size (see gadur.cpp).
+  void predecessors(std::vector<State>& out) const;
+
   /// Places stones directly (test set-up); the hash is kept consistent.
   void put(int site, Color c);
   void set_to_move(Color c);
