@@ -84,6 +84,21 @@ concept RetractableGame = DenseGame<S> && requires(const S& s, std::vector<S>& o
   { s.predecessors(out) } -> std::same_as<void>;
 };
 
+/// A retractable game that also lists its placements and retrograde moves
+/// as raw (site, captured stones) pairs on states built without a hash
+/// (Gadur): the dense solver then builds no child or parent state, and
+/// finds every key by adding the digit changes to the parent's images.
+template <class S>
+concept PlacementGame =
+    RetractableGame<S> && requires(const S& s, typename S::Placed* p,
+                                   std::vector<typename S::Placed>& v, const Bitboard<1>& b) {
+      { s.placements(p) } -> std::convertible_to<int>;
+      { s.retractions(v) } -> std::same_as<void>;
+      { p->site } -> std::convertible_to<int>;
+      { p->captured } -> std::convertible_to<Bitboard<1>>;
+      { s.with_board_unhashed(b, b, Color::kBlack) } -> std::same_as<S>;
+    };
+
 /// Largest board the dense index takes (2 * 3^19 keys fit 32 bits).
 inline constexpr int kDenseMaxCells = 19;
 
@@ -97,6 +112,14 @@ int passes_of(const S& s) {
   else
     return 0;
 }
+template <class S, bool kFast>
+struct PlacedOf {
+  using type = char;
+};
+template <class S>
+struct PlacedOf<S, true> {
+  using type = typename S::Placed;
+};
 }  // namespace dense_detail
 
 /// Base-3 keys of boards and their symmetric images.
@@ -188,8 +211,12 @@ class DenseCodec {
 class DenseSet {
  public:
   explicit DenseSet(uint64_t keys) : words_((keys + 63) / 64 + 8) {
-    bits_.reset(static_cast<uint64_t*>(std::calloc(words_, 8)));
+    // 64-byte aligned: the 8 words one rank directory entry covers are one
+    // cache line.
+    words_ = (words_ + 7) & ~uint64_t{7};
+    bits_.reset(static_cast<uint64_t*>(std::aligned_alloc(64, words_ * 8)));
     if (!bits_) throw std::bad_alloc();
+    std::fill(bits_.get(), bits_.get() + words_, uint64_t{0});
   }
   /// Sets the key's bit; true if it was clear (thread-safe).
   bool insert(uint32_t key) {
@@ -199,6 +226,11 @@ class DenseSet {
     return (w.fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
   }
   bool contains(uint32_t key) const { return (bits_[key >> 6] >> (key & 63)) & 1; }
+  /// Starts loading what contains() and rank() of the key read.
+  void prefetch(uint32_t key) const {
+    __builtin_prefetch(&bits_[key >> 6]);
+    if (!dir_.empty()) __builtin_prefetch(&dir_[key >> 9]);
+  }
   /// Builds the rank directory (after the last insert).
   void build_rank() {
     dir_.assign(words_ / 8 + 1, 0);
@@ -240,6 +272,8 @@ class DenseRetrograde {
   using Move = typename S::Move;
   using BB = Bitboard<1>;
   static constexpr bool kRetractable = RetractableGame<S>;
+  static constexpr bool kFast = PlacementGame<S>;
+  using Placed = typename dense_detail::PlacedOf<S, kFast>::type;
 
   struct Config {
     bool symmetry = true;
@@ -250,6 +284,8 @@ class DenseRetrograde {
   enum Code : uint8_t { kUnknown = 0, kWin = 1, kLoss = 2, kNeutral = 3 };
   static constexpr uint8_t kCountMask = 0x1f, kCodeShift = 5, kNeutralSeen = 0x80;
   static constexpr uint8_t kNoDist = 0xff;
+  /// Positions handled between prefetches and the loads they serve.
+  static constexpr uint64_t kChunk = 128;
 
   /// Can the dense method solve from this position?
   static std::string unsupported(const S& root) {
@@ -329,6 +365,9 @@ class DenseRetrograde {
     std::vector<Child> kids;
     std::vector<S> preds;
     std::vector<uint32_t> ranks;
+    std::vector<Placed> placed = std::vector<Placed>(64), rets;
+    std::vector<uint32_t> pend, pend_rank;  // chunked lookups (keys, ranks)
+    std::vector<uint8_t> pend_code;
     bool pass_only = false;  // the only move is a pass to a stored position
   };
 
@@ -348,7 +387,10 @@ class DenseRetrograde {
     BB bb, wb;
     bb.w[0] = b;
     wb.w[0] = w;
-    return root_.with_board(bb, wb, mover);
+    if constexpr (kFast)
+      return root_.with_board_unhashed(bb, wb, mover);
+    else
+      return root_.with_board(bb, wb, mover);
   }
 
   uint8_t outcome_code(const Outcome& o, Color mover) {
@@ -380,6 +422,10 @@ class DenseRetrograde {
   void children(const S& s, Scratch& sc) {
     sc.kids.clear();
     sc.pass_only = false;
+    if constexpr (kFast) {
+      children_fast(s, sc);
+      return;
+    }
     s.legal_moves(sc.ms);
     const Color me = s.to_move(), them = other(me);
     const uint64_t own = s.stones(me).w[0], opp = s.stones(them).w[0];
@@ -432,19 +478,98 @@ class DenseRetrograde {
       }
       sc.kids.push_back({best, kUnknown, 0});
     }
-    std::sort(sc.kids.begin(), sc.kids.end(), [](const Child& a, const Child& b) {
+    dedupe(sc.kids);
+  }
+
+  /// Sorts the children by key and keeps one entry per stored child
+  /// (virtual children stay: each is an end).
+  static void dedupe(std::vector<Child>& kids) {
+    std::sort(kids.begin(), kids.end(), [](const Child& a, const Child& b) {
       return a.key != b.key ? a.key < b.key : a.code < b.code;
     });
-    // Keep one entry per stored child; virtual children stay (each is an end).
     size_t out = 0;
-    for (size_t i = 0; i < sc.kids.size(); ++i) {
-      const Child& k = sc.kids[i];
-      if (k.code == kUnknown && out > 0 && sc.kids[out - 1].code == kUnknown &&
-          sc.kids[out - 1].key == k.key)
+    for (size_t i = 0; i < kids.size(); ++i) {
+      const Child& k = kids[i];
+      if (k.code == kUnknown && out > 0 && kids[out - 1].code == kUnknown &&
+          kids[out - 1].key == k.key)
         continue;
-      sc.kids[out++] = k;
+      kids[out++] = k;
     }
-    sc.kids.resize(out);
+    kids.resize(out);
+  }
+
+  /// children() for a PlacementGame: one placements() call; each child's
+  /// key is the parent's images plus the placed stone minus the captures.
+  void children_fast(const S& s, Scratch& sc) {
+    if constexpr (kFast) {
+      const Color me = s.to_move(), them = other(me);
+      const BB own = s.stones(me), opp = s.stones(them);
+      uint32_t img[12];
+      codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], them, img);
+      const int syms = codec_.symmetries();
+      const uint32_t dm = me == Color::kBlack ? 1 : 2, dt = 3 - dm;
+      const int n = s.placements(sc.placed.data());
+      for (int i = 0; i < n; ++i) {
+        const Placed& p = sc.placed[i];
+        BB own2 = own;
+        own2.set(p.site);
+        const BB opp2 = opp.andnot(p.captured);
+        const S c = me == Color::kBlack ? root_.with_board_unhashed(own2, opp2, them)
+                                        : root_.with_board_unhashed(opp2, own2, them);
+        if (c.is_terminal()) {
+          sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
+          continue;
+        }
+        uint32_t best = 0xffffffffu;
+        const uint64_t cap = p.captured.w[0];
+        if (cap == 0) {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(best, img[k] + dm * codec_.site_weight(k, p.site));
+        } else {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(best, img[k] + dm * codec_.site_weight(k, p.site) -
+                                      dt * codec_.weight(k, cap));
+        }
+        sc.kids.push_back({best, kUnknown, 0});
+      }
+      dedupe(sc.kids);
+    } else {
+      (void)s;
+      (void)sc;
+    }
+  }
+
+  /// Keys of the predecessors of s (each once; stored or not), into sc.ranks.
+  void parents(const S& s, Scratch& sc) {
+    sc.ranks.clear();
+    if constexpr (kFast) {
+      s.retractions(sc.rets);
+      const Color me = s.to_move(), last = other(me);
+      uint32_t img[12];
+      codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], last, img);
+      const int syms = codec_.symmetries();
+      const uint32_t dl = last == Color::kBlack ? 1 : 2, dt = 3 - dl;
+      for (const Placed& p : sc.rets) {
+        uint32_t best = 0xffffffffu;
+        const uint64_t cap = p.captured.w[0];
+        if (cap == 0) {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(best, img[k] - dl * codec_.site_weight(k, p.site));
+        } else {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(best, img[k] - dl * codec_.site_weight(k, p.site) +
+                                      dt * codec_.weight(k, cap));
+        }
+        sc.ranks.push_back(best);
+      }
+    } else if constexpr (kRetractable) {
+      s.predecessors(sc.preds);
+      for (const S& p : sc.preds) {
+        sc.ranks.push_back(key_of(p));
+      }
+    }
+    std::sort(sc.ranks.begin(), sc.ranks.end());
+    sc.ranks.erase(std::unique(sc.ranks.begin(), sc.ranks.end()), sc.ranks.end());
   }
 
   static int stones_of(const S& s) {
@@ -508,57 +633,72 @@ class DenseRetrograde {
         parallel(end - begin, [&](int t, uint64_t lo, uint64_t hi) {
           Scratch& sc = scratch[t];
           Out& o = outs[t];
-          for (uint64_t i = lo; i < hi; ++i) {
-            S s = decode(list[begin + i]);
-            children(s, sc);
-            const int count = stones_of(s);
-            uint8_t cnt = 0, vmin_loss = kNoDist, vmax = 0;
-            bool win = false, neutral = false;
-            for (const Child& k : sc.kids) {
-              ++o.moves;
-              if (k.code != kUnknown) {
-                ++o.ends;
-                vmax = std::max(vmax, k.dist);
-                if (k.code == kLoss) {
-                  win = true;
-                  vmin_loss = std::min(vmin_loss, k.dist);
+          // In chunks: the children of kChunk positions first, then their
+          // bitmap inserts, whose cache lines were prefetched meanwhile.
+          std::vector<uint32_t>& pend = sc.pend;
+          for (uint64_t base = lo; base < hi; base += kChunk) {
+            const uint64_t top = std::min<uint64_t>(hi, base + kChunk);
+            pend.clear();
+            int count = 0;
+            for (uint64_t i = base; i < top; ++i) {
+              S s = decode(list[begin + i]);
+              children(s, sc);
+              if constexpr (!kRetractable) count = stones_of(s);
+              uint8_t cnt = 0, vmin_loss = kNoDist, vmax = 0;
+              bool win = false, neutral = false;
+              for (const Child& k : sc.kids) {
+                ++o.moves;
+                if (k.code != kUnknown) {
+                  ++o.ends;
+                  vmax = std::max(vmax, k.dist);
+                  if (k.code == kLoss) {
+                    win = true;
+                    vmin_loss = std::min(vmin_loss, k.dist);
+                  }
+                  if (k.code == kNeutral) neutral = true;
+                  continue;
                 }
-                if (k.code == kNeutral) neutral = true;
-                continue;
+                ++cnt;
+                if (set_.contains(k.key)) continue;
+                set_.prefetch(k.key);
+                pend.push_back(k.key);
+                if constexpr (!kRetractable) pend.push_back(static_cast<uint32_t>(count));
               }
-              ++cnt;
-              if (set_.insert(k.key)) {
-                int off;
-                if constexpr (kRetractable) {
-                  off = 1;
+              if constexpr (kRetractable) {
+                if (cnt > kCountMask)
+                  throw std::length_error("--method dense: more than 31 successors");
+                uint8_t& f = first[i];
+                uint8_t& d = dist[i];
+                if (win) {
+                  f = kWin << kCodeShift;
+                  d = static_cast<uint8_t>(vmin_loss + 1);
+                } else if (cnt == 0) {
+                  if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
+                  f = (neutral ? kNeutral : kLoss) << kCodeShift;
+                  d = static_cast<uint8_t>(vmax + 1);
                 } else {
-                  uint64_t cb, cw;
-                  Color cm;
-                  codec_.decode(k.key, cb, cw, cm);
-                  off = std::popcount(cb | cw) - count;
-                  if (off < 0)
-                    throw std::logic_error("--method dense: a move took stones off the board");
+                  f = static_cast<uint8_t>(cnt | (neutral ? kNeutralSeen : 0));
+                  d = kNoDist;
+                  if (vmax > 1) throw std::logic_error("--method dense: a long virtual child");
                 }
-                o.found[off].push_back(k.key);
               }
             }
-            if constexpr (kRetractable) {
-              if (cnt > kCountMask)
-                throw std::length_error("--method dense: more than 31 successors");
-              uint8_t& f = first[i];
-              uint8_t& d = dist[i];
-              if (win) {
-                f = kWin << kCodeShift;
-                d = static_cast<uint8_t>(vmin_loss + 1);
-              } else if (cnt == 0) {
-                if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
-                f = (neutral ? kNeutral : kLoss) << kCodeShift;
-                d = static_cast<uint8_t>(vmax + 1);
+            const size_t step = kRetractable ? 1 : 2;
+            for (size_t j = 0; j < pend.size(); j += step) {
+              const uint32_t key = pend[j];
+              if (!set_.insert(key)) continue;
+              int off;
+              if constexpr (kRetractable) {
+                off = 1;
               } else {
-                f = static_cast<uint8_t>(cnt | (neutral ? kNeutralSeen : 0));
-                d = kNoDist;
-                if (vmax > 1) throw std::logic_error("--method dense: a long virtual child");
+                uint64_t cb, cw;
+                Color cm;
+                codec_.decode(key, cb, cw, cm);
+                off = std::popcount(cb | cw) - static_cast<int>(pend[j + 1]);
+                if (off < 0)
+                  throw std::logic_error("--method dense: a move took stones off the board");
               }
+              o.found[off].push_back(key);
             }
           }
         });
@@ -603,6 +743,7 @@ class DenseRetrograde {
     for (size_t b = 0; b < buckets_.size(); ++b) {
       for (size_t i = 0; i < buckets_[b].size(); ++i) {
         uint32_t key = buckets_[b][i];
+        if (i + 16 < buckets_[b].size()) set_.prefetch(buckets_[b][i + 16]);
         uint32_t r = set_.rank(key);
         cell_[r] = first_[b][i];
         if ((cell_[r] >> kCodeShift) & 3) {
@@ -626,20 +767,43 @@ class DenseRetrograde {
       for (auto& v : next) v.clear();
       parallel(cur.size(), [&](int t, uint64_t lo, uint64_t hi) {
         Scratch& sc = scratch[t];
-        for (uint64_t i = lo; i < hi; ++i) {
-          const uint32_t jkey = cur[i];
-          const uint8_t jcode = (load(set_.rank(jkey)) >> kCodeShift) & 3;
-          S s = decode(jkey);
-          if constexpr (kRetractable) s.predecessors(sc.preds);
-          sc.ranks.clear();
-          for (const S& p : sc.preds) {
-            uint32_t pk = key_of(p);
-            if (set_.contains(pk)) sc.ranks.push_back(pk);
+        // In chunks, each load prefetched a stage ahead: the layer's ranks,
+        // their codes and retrograde moves, the parents' ranks, their cells.
+        std::vector<uint32_t>& pend = sc.pend;
+        std::vector<uint32_t>& prank = sc.pend_rank;
+        std::vector<uint8_t>& pcode = sc.pend_code;
+        uint32_t jr[kChunk];
+        for (uint64_t base = lo; base < hi; base += kChunk) {
+          const uint64_t top = std::min<uint64_t>(hi, base + kChunk);
+          for (uint64_t i = base; i < top; ++i) set_.prefetch(cur[i]);
+          for (uint64_t i = base; i < top; ++i) {
+            jr[i - base] = set_.rank(cur[i]);
+            __builtin_prefetch(&cell_[jr[i - base]]);
           }
-          std::sort(sc.ranks.begin(), sc.ranks.end());
-          sc.ranks.erase(std::unique(sc.ranks.begin(), sc.ranks.end()), sc.ranks.end());
-          for (uint32_t pk : sc.ranks) {
-            uint32_t r = set_.rank(pk);
+          pend.clear();
+          pcode.clear();
+          for (uint64_t i = base; i < top; ++i) {
+            const uint8_t jcode = (load(jr[i - base]) >> kCodeShift) & 3;
+            parents(decode(cur[i]), sc);
+            for (uint32_t pk : sc.ranks) {
+              set_.prefetch(pk);
+              pend.push_back(pk);
+              pcode.push_back(jcode);
+            }
+          }
+          size_t m = 0;
+          prank.resize(pend.size());
+          for (size_t j = 0; j < pend.size(); ++j) {
+            if (!set_.contains(pend[j])) continue;
+            const uint32_t r = set_.rank(pend[j]);
+            __builtin_prefetch(&cell_[r]);
+            pend[m] = pend[j];
+            pcode[m] = pcode[j];
+            prank[m++] = r;
+          }
+          for (size_t j = 0; j < m; ++j) {
+            const uint32_t r = prank[j];
+            const uint8_t jcode = pcode[j];
             std::atomic_ref<uint8_t> cell(cell_[r]);
             uint8_t old = cell.load(std::memory_order_relaxed);
             for (;;) {
@@ -663,7 +827,7 @@ class DenseRetrograde {
               if (cell.compare_exchange_weak(old, nv, std::memory_order_relaxed)) {
                 if (decided) {
                   dist_[r] = static_cast<uint8_t>(d + 1);
-                  next[t].push_back(pk);
+                  next[t].push_back(pend[j]);
                 }
                 break;
               }

@@ -183,6 +183,62 @@ State<W> State<W>::transformed(int k) const {
   return t;
 }
 
+template <int W>
+int State<W>::placements(Placed* out) const {
+  const auto& m = ctx_->masks;
+  const BB& own = stones_[idx(to_move_)];
+  const BB& opp = stones_[idx(other(to_move_))];
+  const BB e = empty();
+  const BB near_own = m.dilate(own);
+  int n = 0;
+  // Lone placements (G = {c}) are legal; they capture only when S == 1:
+  // exactly one adjacent enemy stone, itself alone (never under merge-only,
+  // which needs |E| >= 2).
+  e.andnot(near_own).for_each([&](int c) {
+    Placed& p = out[n++];
+    p.site = static_cast<int16_t>(c);
+    p.captured = BB{};
+    if (ctx_->opt.merge_only) return;
+    const BB nb = m.neighbours(c) & opp;
+    if (nb.count() == 1 && !m.neighbours(nb.lowest()).intersects(opp)) p.captured = nb;
+  });
+  const BB cand = e & near_own;
+  if (cand.any()) {
+    Groups<W> mine, theirs;
+    theirs.build(m, opp);
+    if (theirs.n >= 2) {
+      mine.build(m, own);
+      cand.for_each([&](int c) {
+        BB g = BB::single(c);
+        const BB& nb = m.neighbours(c);
+        for (int i = 0; i < mine.n; ++i)
+          if (mine.stones[i].intersects(nb)) g |= mine.stones[i];
+        const int gsize = g.count();
+        int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
+        BB enemies;
+        for (int i = 0; i < theirs.n; ++i) {
+          if (!theirs.halo[i].intersects(g)) continue;
+          ++count;
+          const int s = theirs.size[i];
+          total += s;
+          enemies |= theirs.stones[i];
+          if (s < s1) {
+            s2 = s1;
+            s1 = s;
+          } else if (s < s2) {
+            s2 = s;
+          }
+        }
+        if (count < 2 || (ctx_->opt.subset ? s1 + s2 > gsize : total > gsize)) return;
+        Placed& p = out[n++];
+        p.site = static_cast<int16_t>(c);
+        p.captured = total == gsize ? enemies : BB{};
+      });
+    }
+  }
+  return n;
+}
+
 // Retrograde moves. The last mover L placed some stone c of theirs; let G be
 // c's group now. Without a capture the position before is this one minus c
 // (with L to move), if that placement is legal and captures nothing. With a
@@ -194,7 +250,7 @@ State<W> State<W>::transformed(int k) const {
 // cells reachable from G's rim: all such sets are tried and each is kept
 // only if replaying c captures exactly X.
 template <int W>
-void State<W>::predecessors(std::vector<State>& out) const {
+void State<W>::retractions(std::vector<Placed>& out) const {
   out.clear();
   const auto& m = ctx_->masks;
   const Color last = other(to_move_);
@@ -203,14 +259,31 @@ void State<W>::predecessors(std::vector<State>& out) const {
   const BB free_cells = empty().andnot(m.dilate(theirs));
   std::array<int, kMaxSites<W>> cells;
   mine.for_each([&](int c) {
-    State q = *this;
+    const BB& nbc = m.neighbours(c);
+    if (!nbc.intersects(mine)) {
+      // A lone stone (the common case, in closed form): it was a legal
+      // placement. Without a capture, unless it would have taken a lone
+      // adjacent enemy stone; with one (never under merge-only: |E| = 1),
+      // the taken stone was an empty neighbour next to no enemy stone.
+      const BB nb = nbc & theirs;
+      if (nb.none()) {
+        out.push_back({static_cast<int16_t>(c), BB{}});
+        if (!ctx_->opt.merge_only)
+          (nbc & free_cells).for_each([&](int x) {
+            out.push_back({static_cast<int16_t>(c), BB::single(x)});
+          });
+      } else if (ctx_->opt.merge_only || nb.count() > 1 ||
+                 m.neighbours(nb.lowest()).intersects(theirs)) {
+        out.push_back({static_cast<int16_t>(c), BB{}});
+      }
+      return;
+    }
+    State q(ctx_, 0);
+    q.stones_ = stones_;
     q.stones_[idx(last)].reset(c);
     q.to_move_ = last;
     Placement<W> p = q.analyse(c);
-    if (p.legal && !p.captures) {
-      q.hash_ = q.recompute_hash();
-      out.push_back(q);
-    }
+    if (p.legal && !p.captures) out.push_back({static_cast<int16_t>(c), BB{}});
     const BB g = m.flood(BB::single(c), mine);
     if (m.rim(g).intersects(theirs)) return;
     const int k = g.count();
@@ -227,10 +300,7 @@ void State<W>::predecessors(std::vector<State>& out) const {
       State r = q;
       r.stones_[idx(to_move_)] |= x;
       Placement<W> pr = r.analyse(c);
-      if (pr.legal && pr.captures && pr.enemies == x) {
-        r.hash_ = r.recompute_hash();
-        out.push_back(r);
-      }
+      if (pr.legal && pr.captures && pr.enemies == x) out.push_back({static_cast<int16_t>(c), x});
       int i = k - 1;
       while (i >= 0 && pick[i] == n - k + i) --i;
       if (i < 0) break;
@@ -238,6 +308,22 @@ void State<W>::predecessors(std::vector<State>& out) const {
       for (int j = i + 1; j < k; ++j) pick[j] = pick[j - 1] + 1;
     }
   });
+}
+
+template <int W>
+void State<W>::predecessors(std::vector<State>& out) const {
+  out.clear();
+  std::vector<Placed> rs;
+  retractions(rs);
+  const Color last = other(to_move_);
+  for (const Placed& p : rs) {
+    State q = *this;
+    q.stones_[idx(last)].reset(p.site);
+    q.stones_[idx(to_move_)] |= p.captured;
+    q.to_move_ = last;
+    q.hash_ = q.recompute_hash();
+    out.push_back(q);
+  }
 }
 
 template <int W>

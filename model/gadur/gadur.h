@@ -161,11 +161,38 @@ class State {
   /// enemy stone, and totalled the group's size (see gadur.cpp).
   void predecessors(std::vector<State>& out) const;
 
+  /// One placement as the dense solver sees it: the site and the enemy
+  /// stones it removes.
+  struct Placed {
+    int16_t site;
+    BB captured;
+  };
+  /// The legal placements of the side to move with their captures, in
+  /// increasing site order, written to out (room for every site); returns
+  /// their number. The same as legal_sites() then analyse() of each, from
+  /// one pass over the groups (no allocation).
+  int placements(Placed* out) const;
+  /// The retrograde moves of predecessors() as (site the last mover placed,
+  /// stones of the side to move it captured), possibly with repeats; out is
+  /// cleared first (its capacity is reused).
+  void retractions(std::vector<Placed>& out) const;
+  /// with_board without recomputing the hash (it is left 0): for dense
+  /// solvers that only generate moves from the state.
+  State with_board_unhashed(const BB& black, const BB& white, Color mover) const {
+    State s(ctx_, 0);
+    s.stones_[0] = black;
+    s.stones_[1] = white;
+    s.to_move_ = mover;
+    return s;
+  }
+
   /// Places stones directly (test set-up); the hash is kept consistent.
   void put(int site, Color c);
   void set_to_move(Color c);
 
  private:
+  State(const Context<W>* ctx, int) : ctx_(ctx) {}
+
   const Context<W>* ctx_;
   std::array<BB, 2> stones_{};
   Color to_move_ = Color::kBlack;
