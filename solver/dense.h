@@ -97,6 +97,7 @@ concept PlacementGame =
       { p->site } -> std::convertible_to<int>;
       { p->captured } -> std::convertible_to<Bitboard<1>>;
       { s.with_board_unhashed(b, b, Color::kBlack) } -> std::same_as<S>;
+      { s.has_placement() } -> std::convertible_to<bool>;
     };
 
 /// Largest board the dense index takes (2 * 3^19 keys fit 32 bits).
@@ -516,7 +517,7 @@ class DenseRetrograde {
         const BB opp2 = opp.andnot(p.captured);
         const S c = me == Color::kBlack ? root_.with_board_unhashed(own2, opp2, them)
                                         : root_.with_board_unhashed(opp2, own2, them);
-        if (c.is_terminal()) {
+        if (!c.has_placement()) {
           sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
           continue;
         }

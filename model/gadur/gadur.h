@@ -167,8 +167,9 @@ class State {
     int16_t site;
     BB captured;
   };
-  /// The legal placements of the side to move with their captures, in
-  /// increasing site order, written to out (room for every site); returns
+  /// The legal placements of the side to move with their captures (lone
+  /// placements first, each part in increasing site order), written to out
+  /// (room for every site); returns
   /// their number. The same as legal_sites() then analyse() of each, from
   /// one pass over the groups (no allocation).
   int placements(Placed* out) const;
@@ -176,6 +177,9 @@ class State {
   /// stones of the side to move it captured), possibly with repeats; out is
   /// cleared first (its capacity is reused).
   void retractions(std::vector<Placed>& out) const;
+  /// Has the side to move a legal placement? (!is_terminal(), stopping at
+  /// the first one found.)
+  bool has_placement() const;
   /// with_board without recomputing the hash (it is left 0): for dense
   /// solvers that only generate moves from the state.
   State with_board_unhashed(const BB& black, const BB& white, Color mover) const {

@@ -132,6 +132,44 @@ TEST_CASE("gadur retrograde moves are complete and sound", "[solver][dense][gadu
   }
 }
 
+TEST_CASE("gadur placements() and has_placement() agree with legal_sites() and analyse()",
+          "[solver][dense][gadur]") {
+  for (auto opt : gadur_rule_sets()) {
+    INFO("subset " << opt.subset << " merge-only " << opt.merge_only);
+    for (int side : {2, 3}) {
+      testing::GadurBoard<1> b(side, opt);
+      std::vector<GState> states = reachable(b.start(), side == 2 ? 20000 : 2000);
+      std::mt19937 rng(11);
+      std::vector<GState::Move> ms;
+      GState::Undo u;
+      for (int game = 0; game < 60; ++game) {
+        GState s = b.start();
+        for (int ply = 0; ply < 50; ++ply) {
+          states.push_back(s);
+          s.legal_moves(ms);
+          if (ms.empty()) break;
+          s.apply(ms[rng() % ms.size()], u);
+        }
+      }
+      std::vector<GState::Placed> placed(64);
+      for (const GState& s : states) {
+        const int n = s.placements(placed.data());
+        std::vector<std::pair<int, uint64_t>> got, want;
+        for (int i = 0; i < n; ++i) got.push_back({placed[i].site, placed[i].captured.w[0]});
+        s.legal_sites().for_each([&](int c) {
+          auto p = s.analyse(c);
+          REQUIRE(p.legal);
+          want.push_back({c, p.captures ? p.enemies.w[0] : 0});
+        });
+        std::sort(got.begin(), got.end());
+        REQUIRE(got == want);
+        REQUIRE(s.has_placement() == (n > 0));
+        REQUIRE(s.is_terminal() == (n == 0));
+      }
+    }
+  }
+}
+
 TEST_CASE("dense = hash retrograde: gadur side 2, every rule set", "[solver][dense][gadur]") {
   for (auto opt : gadur_rule_sets()) {
     INFO("subset " << opt.subset << " merge-only " << opt.merge_only);
