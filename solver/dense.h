@@ -89,16 +89,16 @@ concept RetractableGame = DenseGame<S> && requires(const S& s, std::vector<S>& o
 /// (Gadur): the dense solver then builds no child or parent state, and
 /// finds every key by adding the digit changes to the parent's images.
 template <class S>
-concept PlacementGame =
-    RetractableGame<S> && requires(const S& s, typename S::Placed* p,
-                                   std::vector<typename S::Placed>& v, const Bitboard<1>& b) {
-      { s.placements(p) } -> std::convertible_to<int>;
-      { s.retractions(v) } -> std::same_as<void>;
-      { p->site } -> std::convertible_to<int>;
-      { p->captured } -> std::convertible_to<Bitboard<1>>;
-      { s.with_board_unhashed(b, b, Color::kBlack) } -> std::same_as<S>;
-      { s.has_placement() } -> std::convertible_to<bool>;
-    };
+concept PlacementGame = RetractableGame<S> &&
+    requires(const S& s, typename S::Placed* p, std::vector<typename S::Placed>& v,
+             const Bitboard<1>& b) {
+  { s.placements(p) } -> std::convertible_to<int>;
+  { s.retractions(v) } -> std::same_as<void>;
+  { p->site } -> std::convertible_to<int>;
+  { p->captured } -> std::convertible_to<Bitboard<1>>;
+  { s.with_board_unhashed(b, b, Color::kBlack) } -> std::same_as<S>;
+  { s.has_placement() } -> std::convertible_to<bool>;
+};
 
 /// Largest board the dense index takes (2 * 3^19 keys fit 32 bits).
 inline constexpr int kDenseMaxCells = 19;
@@ -528,8 +528,8 @@ class DenseRetrograde {
             best = std::min(best, img[k] + dm * codec_.site_weight(k, p.site));
         } else {
           for (int k = 0; k < syms; ++k)
-            best = std::min(best, img[k] + dm * codec_.site_weight(k, p.site) -
-                                      dt * codec_.weight(k, cap));
+            best = std::min(
+                best, img[k] + dm * codec_.site_weight(k, p.site) - dt * codec_.weight(k, cap));
         }
         sc.kids.push_back({best, kUnknown, 0});
       }
@@ -558,8 +558,8 @@ class DenseRetrograde {
             best = std::min(best, img[k] - dl * codec_.site_weight(k, p.site));
         } else {
           for (int k = 0; k < syms; ++k)
-            best = std::min(best, img[k] - dl * codec_.site_weight(k, p.site) +
-                                      dt * codec_.weight(k, cap));
+            best = std::min(
+                best, img[k] - dl * codec_.site_weight(k, p.site) + dt * codec_.weight(k, cap));
         }
         sc.ranks.push_back(best);
       }
