@@ -260,3 +260,11 @@ TEST_CASE("dense: enfargar side 3 from the empty board", "[solver][dense][.slow]
   CHECK(r.plies == 25);
   CHECK(openings_text(r) == "a1:stall:24 a2:stall:24 b2:stall:24 c3:stall:23 ");
 }
+
+// Position by position on a whole side-3 game (the hash retrograde takes
+// about 3 CPU minutes and 1.8 GB here).
+TEST_CASE("dense = hash retrograde: gadur side 3 merge-only from the empty board, every position",
+          "[solver][dense][.slow]") {
+  testing::GadurBoard<1> m(3, {false, true});
+  CHECK(compare_methods(m.start(), 2) > 20000000);
+}
