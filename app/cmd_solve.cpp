@@ -6,8 +6,8 @@
 #include <thread>
 
 #include "app/command.h"
-#include "app/solve_nardy.h"
 #include "app/int_option.h"
+#include "app/solve_nardy.h"
 #include "app/solve_output.h"
 #include "app/typed_game.h"
 #include "model/common/errors.h"
@@ -92,8 +92,11 @@ std::vector<CommandSpec> solve_commands() {
                            "table) instead of the first moves");
              cmd->add_option("--method", a->method,
                              "auto (default: retrograde, or dfs for scored games), retrograde "
-                             "(exhaustive, handles cycles) or dfs (alpha-beta, acyclic games)")
-                 ->check(CLI::IsMember({"auto", "retrograde", "dfs"}));
+                             "(exhaustive, handles cycles), dense "
+                             "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
+                             "dfs (alpha-beta, acyclic games) or compact (win/loss alpha-beta, "
+                             "8-byte table entries, up to side 3)")
+                 ->check(CLI::IsMember({"auto", "retrograde", "dfs", "dense", "compact"}));
              cmd->add_flag("--no-symmetry", a->no_symmetry,
                            "do not reduce positions by the 12 board symmetries");
              cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
@@ -126,6 +129,8 @@ std::vector<CommandSpec> solve_commands() {
                solver::SolveOptions o = a->o;
                o.method = a->method == "dfs"          ? Method::kDfs
                           : a->method == "retrograde" ? Method::kRetrograde
+                          : a->method == "dense"      ? Method::kDense
+                          : a->method == "compact"    ? Method::kCompact
                                                       : Method::kAuto;
                if (ga->given("--checkpoint") && o.checkpoint.empty())
                  throw InputError("--checkpoint needs a file name");
@@ -163,8 +168,8 @@ std::vector<CommandSpec> solve_commands() {
                o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
                              (a->pie ? "; pie" : "") + content_inputs(*g) +
                              (ga->given("--position") ? "; position=" + ga->position : "");
-               if (a->pie && a->method == "retrograde")
-                 throw InputError("--pie solves by alpha-beta: drop --method retrograde");
+               if (a->pie && a->method != "auto" && a->method != "dfs")
+                 throw InputError("--pie solves by alpha-beta: drop --method " + a->method);
                solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
                r.symmetries = symmetries_used(*g, r.symmetries);
                job.pie_setups = a->pie;

@@ -191,10 +191,12 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     out << "principal variation: " << join(r.pv)
         << (r.pv_repeats ? "  (a position repeats: play can go on for ever)" : "") << "\n";
   out << r.method << ": ";
-  if (r.method == "retrograde") {
+  if (r.method == "retrograde" || r.method == "dense") {
     out << solver::with_commas(r.positions) << " positions (up to " << r.symmetries
         << " symmetries), " << solver::with_commas(r.moves) << " moves, "
-        << solver::with_commas(r.terminals) << " ends, " << r.sweeps << " sweeps";
+        << solver::with_commas(r.terminals)
+        << (r.method == "dense" ? " moves to an end, " : " ends, ") << r.sweeps
+        << (r.method == "dense" ? " layers" : " sweeps");
   } else {
     out << solver::with_commas(r.nodes) << " nodes searched"
         << (r.resumed ? " in this run (" + solver::with_commas(r.nodes_total) + " in all runs)"
@@ -227,7 +229,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     j["nodes"] = r.nodes;
     if (r.method == "dfs") j["nodes_total"] = r.nodes_total;
     j["positions"] = r.positions;
-    if (r.method == "retrograde") {
+    if (r.method == "retrograde" || r.method == "dense") {
       j["moves"] = r.moves;
       j["ends"] = r.terminals;
       j["sweeps"] = r.sweeps;

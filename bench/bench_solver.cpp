@@ -3,8 +3,17 @@
 // Enfargar: packed positions, stalls) and alpha-beta with a transposition
 // table (Gadur capture=merge-only; Fiodar, whose table keys carry the superko
 // histories on the heap).
-//   bench_solver [full]   ("full": also Gadur side 3 from the empty board,
-//                          about 3 CPU-minutes and 2 GB)
+//   bench_solver [full|dense]
+//     full:  also the hash retrograde on Gadur side 3 from the empty board
+//            (about 3 CPU-minutes and 2 GB)
+//     dense: only the dense-index retrograde, Gadur side 3 (as written and
+//            merge-only) and Enfargar side 3 from the empty board, each
+//            beside `perft gadur --size 4 --depth 6` and its own game's perft
+//            in the same run (the issue-15 targets)
+// Every solver figure is printed beside the same game's perft leaf rate
+// measured in the same run.
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -14,6 +23,7 @@
 #include "model/enfargar/enfargar.h"
 #include "model/fiodar/fiodar.h"
 #include "model/gadur/gadur.h"
+#include "solver/dense.h"
 #include "solver/dfs.h"
 #include "solver/retrograde.h"
 
@@ -104,10 +114,93 @@ void dfs(const char* what, const C& ctx, const std::string& record, uint64_t max
   std::fflush(stdout);
 }
 
+/// User + system CPU seconds of the process so far.
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/// Perft leaf rate of the game from the position after `record` (the
+/// reference figure printed beside each solver rate).
+template <class C>
+double perft_rate(const char* what, const C& ctx, const std::string& record, int depth) {
+  auto root = after(ctx, record);
+  auto [leaves, s] = bench::timed([&] { return perft(root, depth); });
+  bench::report(std::string(what) + ": perft " + std::to_string(depth), leaves, s, "leaves");
+  return s > 0 ? leaves / s : 0;
+}
+
+/// Dense-index retrograde from the position after `record`.
+template <class C>
+double dense(const char* what, const C& ctx, const std::string& record, int threads,
+             double perft_leaves_per_s) {
+  auto root = after(ctx, record);
+  using S = decltype(root);
+  solver::RunControl ctl;
+  typename solver::DenseRetrograde<S>::Config cfg;
+  cfg.threads = threads;
+  solver::DenseRetrograde<S> d(root, cfg);
+  const double cpu0 = cpu_seconds();
+  auto [unused, s] = bench::timed([&] {
+    d.run(ctl);
+    return 0;
+  });
+  (void)unused;
+  const double cpu = cpu_seconds() - cpu0;
+  std::string name = std::string(what) + " (" + std::to_string(threads) + " thr)";
+  bench::report(name + ": dense", d.positions(), s, "positions");
+  double rate = s > 0 ? d.positions() / s : 0;
+  std::printf("%-44s %14.1f positions/s per thread; %.3f of the perft leaf rate\n",
+              (name + ": per thread").c_str(), rate / threads,
+              perft_leaves_per_s > 0 ? rate / perft_leaves_per_s : 0.0);
+  std::printf("%-44s %14.1f positions per CPU second (%.2f CPU s; %.2f cores busy)\n",
+              (name + ": per core").c_str(), cpu > 0 ? d.positions() / cpu : 0.0, cpu,
+              s > 0 ? cpu / s : 0.0);
+  std::printf("%-44s %14.2f bytes per stored position (%llu moves, value %s, %u layers)\n",
+              (name + ": memory").c_str(), double(d.bytes()) / d.positions(),
+              static_cast<unsigned long long>(d.moves()), d.lookup(root).first.text().c_str(),
+              d.sweeps());
+  std::fflush(stdout);
+  return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool full = argc > 1 && std::strcmp(argv[1], "full") == 0;
+  if (argc > 1 && std::strcmp(argv[1], "dense") == 0) {
+    const gadur::Context<1> g4(4, gadur::Options{});
+    gadur::State<1> s4(&g4);
+    auto [leaves, ref] = bench::timed([&] { return perft(s4, 6); });
+    bench::report("gadur s4 perft 6 (the target's yardstick)", leaves, ref, "leaves");
+    std::printf("%-44s %14.1f s (3x perft gadur s4 depth 6)\n", "target wall time", 3 * ref);
+    const GadurCtx aw(3, gadur::Options{}), mo(3, gadur::Options{false, true});
+    const EnfargarCtx en(3, enfargar::Options{});
+    double pg = perft_rate("gadur s3", aw, "", 7);
+    double s1 = dense("gadur s3 as written", aw, "", 2, pg);
+    double pm = perft_rate("gadur s3 m-o", mo, "", 7);
+    double s2 = dense("gadur s3 merge-only", mo, "", 2, pm);
+    double pe = perft_rate("enfargar s3", en, "", 6);
+    double s3 = dense("enfargar s3", en, "", 2, pe);
+    std::printf(
+        "wall time / perft gadur s4 d6: gadur %.2f, merge-only %.2f, enfargar %.2f "
+        "(<= 3 meets the target)\n",
+        s1 / ref, s2 / ref, s3 / ref);
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    std::printf("%-44s %14.1f MB\n", "peak resident set (whole run)", u.ru_maxrss / 1024.0);
+    return 0;
+  }
+  {
+    const GadurCtx aw(3, gadur::Options{});
+    double pg = perft_rate("gadur s3", aw, "c3 a1 b2", 6);
+    dense("gadur s3 after 'c3 a1 b2'", aw, "c3 a1 b2", 1, pg);
+    dense("gadur s3 after 'c3 a1 b2'", aw, "c3 a1 b2", 2, pg);
+    const EnfargarCtx en(3, enfargar::Options{});
+    double pe = perft_rate("enfargar s3", en, "a1 b2 c3 d4", 6);
+    dense("enfargar s3 after 'a1 b2 c3 d4'", en, "a1 b2 c3 d4", 2, pe);
+  }
   const GadurCtx as_written(3, gadur::Options{}), merge_only(3, gadur::Options{false, true});
   retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 1);
   retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 2);

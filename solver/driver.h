@@ -10,12 +10,15 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/common/errors.h"
 #include "model/common/game.h"
 #include "solver/checkpoint.h"
+#include "solver/compact_dfs.h"
 #include "solver/control.h"
+#include "solver/dense.h"
 #include "solver/dfs.h"
 #include "solver/graph_checks.h"
 #include "solver/retrograde.h"
@@ -24,7 +27,7 @@
 namespace loom::solver {
 
 struct SolveOptions {
-  enum class Method { kAuto, kRetrograde, kDfs };
+  enum class Method { kAuto, kRetrograde, kDfs, kDense, kCompact };
   Method method = Method::kAuto;
   bool symmetry = true;
   bool pv = true;
@@ -261,6 +264,187 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
   return rep;
 }
 
+/// Can --method dense solve this job? "" if so, else why not.
+template <Game S>
+std::string dense_unsupported(const S& root, const SolveOptions& o) {
+  if constexpr (DenseGame<S>) {
+    if (o.max_positions != 0) return "--max-positions is not used by --method dense";
+    if (!o.checkpoint.empty()) return "--method dense does not write checkpoints yet";
+    return DenseRetrograde<S>::unsupported(root);
+  } else {
+    (void)root;
+    (void)o;
+    return "this game has no dense index (two colours of stones on at most 19 cells)";
+  }
+}
+
+template <Game S>
+SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
+  if constexpr (DenseGame<S>) {
+    std::string why = dense_unsupported(root, o);
+    if (!why.empty()) throw InputError("--method dense: " + why);
+    using D = DenseRetrograde<S>;
+    SolveReport rep;
+    rep.method = "dense";
+    typename D::Config cfg;
+    cfg.symmetry = o.symmetry;
+    cfg.threads = o.threads;
+    D d(root, cfg);
+    rep.symmetries = d.symmetries();
+    d.run(ctl);
+    rep.complete = true;
+    rep.positions = rep.nodes = d.positions();
+    rep.moves = d.moves();
+    rep.terminals = d.terminals();
+    rep.sweeps = d.sweeps();
+    rep.bytes = d.bytes();
+    std::tie(rep.value, rep.plies) = d.lookup(root);
+    typename S::Undo u;
+    for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
+      S c = root;
+      c.apply(m, u);
+      auto [v, p] = d.lookup(c);
+      rep.openings.push_back({root.move_name(m), count, v, p});
+    }
+    if (o.pv) {
+      // Winner: fastest win; loser: slowest loss; neutral: stay neutral.
+      S s = root;
+      std::vector<typename S::Move> ms;
+      std::vector<S> seen{s};
+      for (int ply = 0; ply < 400; ++ply) {
+        s.legal_moves(ms);
+        if (ms.empty()) break;
+        Value v = d.lookup(s).first;
+        std::optional<typename S::Move> pick;
+        int pick_d = 0;
+        for (const auto& m : ms) {
+          S c = s;
+          c.apply(m, u);
+          auto [cv, cd] = d.lookup(c);
+          if (!(cv == v)) continue;
+          bool mover_wins = v == Value::win(s.to_move());
+          if (!pick || (mover_wins ? cd < pick_d : cd > pick_d)) {
+            pick = m;
+            pick_d = cd;
+          }
+        }
+        if (!pick) throw std::logic_error("principal variation: no move keeps the value");
+        rep.pv.push_back(s.move_name(*pick));
+        s.apply(*pick, u);
+        if (std::find(seen.begin(), seen.end(), s) != seen.end()) {
+          rep.pv_repeats = true;
+          break;
+        }
+        seen.push_back(s);
+      }
+    }
+    rep.seconds = ctl.elapsed();
+    return rep;
+  } else {
+    (void)root;
+    (void)ctl;
+    throw InputError("--method dense: " + dense_unsupported(root, o));
+  }
+}
+
+/// Boolean alpha-beta with 8-byte entries (solver/compact_dfs.h) over the
+/// first moves, sharing one table; finished openings go to the checkpoint.
+template <Game S>
+SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl) {
+  if constexpr (DenseGame<S>) {
+    if (root.geo().num_sites() > kDenseMaxCells)
+      throw InputError("--method compact: boards of at most 19 cells (side 3)");
+    if (root.is_terminal()) throw InputError("--method compact: the position is already over");
+    using C = CompactDfs<S>;
+    typename C::Config cfg;
+    cfg.table_bytes = o.table_mb << 20;
+    cfg.max_nodes = o.max_nodes;
+    cfg.symmetry = false;
+    C d(root, cfg);
+    SolveReport rep;
+    rep.method = "compact";
+    rep.symmetries = 1;
+    std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
+    // Finished openings: 0 unknown, 1 the mover after the opening wins, 2 loses.
+    std::vector<uint64_t> done(classes.size(), 0);
+    uint64_t nodes_before = 0;
+    const std::string kind = "compact1";
+    if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
+      CheckpointReader rd(o.checkpoint, kind, o.signature);
+      if (rd.u64(1 << 20, "opening count") != classes.size())
+        rd.corrupt("opening count differs from this position's");
+      for (auto& x : done) x = rd.u64(2, "opening value");
+      nodes_before = rd.u64();
+      rd.finish();
+      rep.resumed = true;
+    }
+    auto save = [&] {
+      if (o.checkpoint.empty()) return;
+      CheckpointWriter w(o.checkpoint, kind, o.signature);
+      w.u64(classes.size());
+      for (uint64_t x : done) w.u64(x);
+      w.u64(nodes_before + d.nodes());
+      w.commit();
+      ctl.checkpoint_written();
+    };
+    typename S::Undo u;
+    bool limit_hit = false;
+    uint64_t counted = 0;
+    for (size_t i = 0; i < classes.size(); ++i) {
+      if (done[i]) continue;
+      S c = root;
+      c.apply(classes[i].first, u);
+      ctl.status("compact: solving " + std::to_string(i + 1) + " of " +
+                 std::to_string(classes.size()) + ": " + root.move_name(classes[i].first));
+      try {
+        done[i] = c.is_terminal() ? (c.outcome() == Outcome::win(c.to_move()) ? 1 : 2)
+                                  : (d.mover_wins(c) ? 1 : 2);
+      } catch (const CompactNodeLimit&) {
+        limit_hit = true;
+        break;
+      }
+      ctl.work(d.nodes() - counted);
+      counted = d.nodes();
+      save();
+      if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+    }
+    const Color me = root.to_move();
+    bool some_win = false, all_known = true;
+    for (size_t i = 0; i < classes.size(); ++i) {
+      Value v;
+      if (done[i]) v = Value::win(done[i] == 2 ? me : other(me));
+      some_win = some_win || done[i] == 2;
+      all_known = all_known && done[i] != 0;
+      rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
+    }
+    if (some_win)
+      rep.value = Value::win(me);
+    else if (all_known)
+      rep.value = Value::win(other(me));
+    rep.complete = !limit_hit;
+    if (limit_hit) {
+      save();
+      size_t solved = 0;
+      for (uint64_t x : done) solved += x != 0;
+      rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
+                 " nodes in this run): " + std::to_string(solved) + " of " +
+                 std::to_string(classes.size()) + " openings solved";
+    }
+    rep.nodes = nodes_before + d.nodes();
+    rep.positions = d.stored();
+    rep.bytes = d.table_bytes();
+    rep.seconds = ctl.elapsed();
+    return rep;
+  } else {
+    (void)root;
+    (void)o;
+    (void)ctl;
+    throw InputError(
+        "--method compact: this game has no dense index (two colours of stones on at most 19 "
+        "cells)");
+  }
+}
+
 /// One first step of a depth-first job: a first move from the root, or (pie
 /// table) a whole set-up position. `count`: how many it stands for.
 template <Game S>
@@ -425,14 +609,18 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
   RunControl ctl(detail::control_config(o));
   SolveOptions::Method m = o.method;
   if (m == SolveOptions::Method::kAuto)
+    // The dense method is opt-in (--method dense) until it meets its speed
+    // targets on side 3 (docs/solver.md).
     m = detail::scores_margins(root) ? SolveOptions::Method::kDfs
                                      : SolveOptions::Method::kRetrograde;
   else if (m == SolveOptions::Method::kRetrograde && detail::scores_margins(root))
     throw InputError(
         "retrograde analysis solves win/loss/draw games; this game scores margins (use "
         "--method dfs, the default for it)");
-  SolveReport rep = m == SolveOptions::Method::kDfs ? detail::solve_dfs(root, o, ctl)
-                                                    : detail::solve_retrograde(root, o, ctl);
+  SolveReport rep = m == SolveOptions::Method::kDfs       ? detail::solve_dfs(root, o, ctl)
+                    : m == SolveOptions::Method::kDense   ? detail::solve_dense(root, o, ctl)
+                    : m == SolveOptions::Method::kCompact ? detail::solve_compact(root, o, ctl)
+                                                          : detail::solve_retrograde(root, o, ctl);
   rep.to_move = root.to_move();
   ctl.clear_status();
   return rep;

@@ -173,6 +173,16 @@ class State {
   /// is cleared.
   void set_stones(const BB& black, const BB& white);
   void set_to_move(Color c);
+  /// The position with exactly these stones (disjoint, on the board),
+  /// `mover` to move, no pass just made and the game not over by
+  /// annihilation; all_alive() and the hash are recomputed. Dense solver
+  /// indices decode boards with it.
+  State with_board(const BB& black, const BB& white, Color mover) const {
+    State s(ctx_);
+    s.to_move_ = mover;
+    s.set_stones(black, white);
+    return s;
+  }
 
  private:
   /// Stones of `own` with a lifeline, given the empty points (the least fixed

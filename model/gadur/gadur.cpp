@@ -26,6 +26,26 @@ Options Options::from(const RuleSet& r) {
 
 namespace {
 
+/// The group of `within` containing site s0 (in `within`), and its halo
+/// (the group plus its neighbours) if asked: a search over the neighbour
+/// table, faster than dilation for the small groups of these boards.
+template <int W>
+Bitboard<W> group_of(const HexMasks<W>& m, int s0, const Bitboard<W>& within,
+                     Bitboard<W>* halo = nullptr) {
+  Bitboard<W> g = Bitboard<W>::single(s0);
+  Bitboard<W> near = m.neighbours(s0);
+  Bitboard<W> frontier = near & within;
+  while (frontier.any()) {
+    g |= frontier;
+    Bitboard<W> next;
+    frontier.for_each([&](int s) { next |= m.neighbours(s); });
+    near |= next;
+    frontier = (next & within).andnot(g);
+  }
+  if (halo) *halo = near | g;
+  return g;
+}
+
 /// Connected groups of one colour, each with its extended neighbourhood.
 template <int W>
 struct Groups {
@@ -38,10 +58,9 @@ struct Groups {
   void build(const HexMasks<W>& m, Bitboard<W> todo) {
     n = 0;
     while (todo.any()) {
-      Bitboard<W> g = m.flood(todo.lowest_bit(), todo);
+      Bitboard<W> g = group_of(m, todo.lowest(), todo, &halo[n]);
       todo = todo.andnot(g);
       stones[n] = g;
-      halo[n] = m.dilate(g);
       size[n] = g.count();
       ++n;
     }
@@ -57,11 +76,12 @@ Placement<W> State<W>::analyse(int c) const {
   const BB& opp = stones_[idx(other(to_move_))];
   Placement<W> p{};
   BB cbit = BB::single(c);
-  p.group = m.flood(cbit, own | cbit);
-  BB touching = m.rim(p.group) & opp;
+  BB halo;
+  p.group = group_of(m, c, own | cbit, &halo);
+  BB touching = halo & opp;
   std::array<int, kMaxSites<W>> sizes;
   while (touching.any()) {
-    BB g = m.flood(touching.lowest_bit(), opp);
+    BB g = group_of(m, touching.lowest(), opp);
     touching = touching.andnot(g);
     p.enemies |= g;
     sizes[p.num_enemy_groups++] = g.count();
@@ -126,10 +146,48 @@ Bitboard<W> State<W>::legal_sites() const {
 }
 
 template <int W>
-bool State<W>::is_terminal() const {
+bool State<W>::has_placement() const {
   const auto& m = ctx_->masks;
-  if (empty().andnot(m.dilate(stones_[idx(to_move_)])).any()) return false;
-  return legal_sites().none();
+  const BB& own = stones_[idx(to_move_)];
+  const BB& opp = stones_[idx(other(to_move_))];
+  const BB e = empty();
+  const BB near_own = m.dilate(own);
+  if (e.andnot(near_own).any()) return true;
+  const BB cand = e & near_own;
+  if (cand.none()) return false;
+  Groups<W> mine, theirs;
+  theirs.build(m, opp);
+  if (theirs.n < 2) return false;
+  mine.build(m, own);
+  bool found = false;
+  cand.for_each([&](int c) {
+    if (found) return;
+    BB g = BB::single(c);
+    const BB& nb = m.neighbours(c);
+    for (int i = 0; i < mine.n; ++i)
+      if (mine.stones[i].intersects(nb)) g |= mine.stones[i];
+    const int gsize = g.count();
+    int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
+    for (int i = 0; i < theirs.n; ++i) {
+      if (!theirs.halo[i].intersects(g)) continue;
+      ++count;
+      const int s = theirs.size[i];
+      total += s;
+      if (s < s1) {
+        s2 = s1;
+        s1 = s;
+      } else if (s < s2) {
+        s2 = s;
+      }
+    }
+    found = count >= 2 && (ctx_->opt.subset ? s1 + s2 <= gsize : total <= gsize);
+  });
+  return found;
+}
+
+template <int W>
+bool State<W>::is_terminal() const {
+  return !has_placement();
 }
 
 template <int W>
@@ -181,6 +239,171 @@ State<W> State<W>::transformed(int k) const {
   for (int c = 0; c < 2; ++c) t.stones_[c] = ctx_->masks.map(k, stones_[c]);
   t.hash_ = t.recompute_hash();
   return t;
+}
+
+template <int W>
+int State<W>::placements(Placed* out) const {
+  const auto& m = ctx_->masks;
+  const BB& own = stones_[idx(to_move_)];
+  const BB& opp = stones_[idx(other(to_move_))];
+  const BB e = empty();
+  const BB near_own = m.dilate(own);
+  int n = 0;
+  // Lone placements (G = {c}) are legal; they capture only when S == 1:
+  // exactly one adjacent enemy stone, itself alone (never under merge-only,
+  // which needs |E| >= 2).
+  e.andnot(near_own).for_each([&](int c) {
+    Placed& p = out[n++];
+    p.site = static_cast<int16_t>(c);
+    p.captured = BB{};
+    if (ctx_->opt.merge_only) return;
+    const BB nb = m.neighbours(c) & opp;
+    if (nb.count() == 1 && !m.neighbours(nb.lowest()).intersects(opp)) p.captured = nb;
+  });
+  const BB cand = e & near_own;
+  if (cand.any()) {
+    Groups<W> mine, theirs;
+    theirs.build(m, opp);
+    if (theirs.n >= 2) {
+      mine.build(m, own);
+      cand.for_each([&](int c) {
+        BB g = BB::single(c);
+        const BB& nb = m.neighbours(c);
+        for (int i = 0; i < mine.n; ++i)
+          if (mine.stones[i].intersects(nb)) g |= mine.stones[i];
+        const int gsize = g.count();
+        int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
+        BB enemies;
+        for (int i = 0; i < theirs.n; ++i) {
+          if (!theirs.halo[i].intersects(g)) continue;
+          ++count;
+          const int s = theirs.size[i];
+          total += s;
+          enemies |= theirs.stones[i];
+          if (s < s1) {
+            s2 = s1;
+            s1 = s;
+          } else if (s < s2) {
+            s2 = s;
+          }
+        }
+        if (count < 2 || (ctx_->opt.subset ? s1 + s2 > gsize : total > gsize)) return;
+        Placed& p = out[n++];
+        p.site = static_cast<int16_t>(c);
+        p.captured = total == gsize ? enemies : BB{};
+      });
+    }
+  }
+  return n;
+}
+
+// Retrograde moves. The last mover L placed some stone c of theirs; let G be
+// c's group now. Without a capture the position before is this one minus c
+// (with L to move), if that placement is legal and captures nothing. With a
+// capture, the removed set X was every enemy group touching G (so no stone
+// of the side to move touches G now), each such group touched G, and
+// |X| == |G|; an X cell next to a remaining enemy stone would have joined
+// that stone's group, which would have been removed too. So X is a set of
+// |G| empty cells, none next to an enemy stone, inside the part of those
+// cells reachable from G's rim: all such sets are tried and each is kept
+// only if replaying c captures exactly X.
+template <int W>
+void State<W>::retractions(std::vector<Placed>& out) const {
+  out.clear();
+  const auto& m = ctx_->masks;
+  const Color last = other(to_move_);
+  const BB mine = stones_[idx(last)];
+  const BB theirs = stones_[idx(to_move_)];
+  const BB free_cells = empty().andnot(m.dilate(theirs));
+  std::array<int, kMaxSites<W>> cells;
+  Groups<W> their_groups;
+  bool have_theirs = false;
+  mine.for_each([&](int c) {
+    const BB& nbc = m.neighbours(c);
+    if (!nbc.intersects(mine)) {
+      // A lone stone (the common case, in closed form): it was a legal
+      // placement. Without a capture, unless it would have taken a lone
+      // adjacent enemy stone; with one (never under merge-only: |E| = 1),
+      // the taken stone was an empty neighbour next to no enemy stone.
+      const BB nb = nbc & theirs;
+      if (nb.none()) {
+        out.push_back({static_cast<int16_t>(c), BB{}});
+        if (!ctx_->opt.merge_only)
+          (nbc & free_cells).for_each([&](int x) {
+            out.push_back({static_cast<int16_t>(c), BB::single(x)});
+          });
+      } else if (ctx_->opt.merge_only || nb.count() > 1 ||
+                 m.neighbours(nb.lowest()).intersects(theirs)) {
+        out.push_back({static_cast<int16_t>(c), BB{}});
+      }
+      return;
+    }
+    // A merge: G is c's group now; E the enemy groups next to it (the
+    // side to move's stones, unchanged when nothing was captured).
+    if (!have_theirs) {
+      their_groups.build(m, theirs);
+      have_theirs = true;
+    }
+    const BB g = group_of(m, c, mine);
+    const int gsize = g.count();
+    int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
+    for (int i = 0; i < their_groups.n; ++i) {
+      if (!their_groups.halo[i].intersects(g)) continue;
+      ++count;
+      const int s = their_groups.size[i];
+      total += s;
+      if (s < s1) {
+        s2 = s1;
+        s1 = s;
+      } else if (s < s2) {
+        s2 = s;
+      }
+    }
+    const bool legal = count >= 2 && (ctx_->opt.subset ? s1 + s2 <= gsize : total <= gsize);
+    if (legal && total != gsize) out.push_back({static_cast<int16_t>(c), BB{}});
+    State q(ctx_, 0);
+    q.stones_ = stones_;
+    q.stones_[idx(last)].reset(c);
+    q.to_move_ = last;
+    if (m.rim(g).intersects(theirs)) return;
+    const int k = g.count();
+    const BB region = m.flood(m.rim(g) & free_cells, free_cells);
+    int n = 0;
+    region.for_each([&](int s) { cells[n++] = s; });
+    if (n < k) return;
+    // Subsets of `region` of size k in lexicographic order of indices.
+    std::array<int, kMaxSites<W>> pick;
+    for (int i = 0; i < k; ++i) pick[i] = i;
+    for (;;) {
+      BB x;
+      for (int i = 0; i < k; ++i) x.set(cells[pick[i]]);
+      State r = q;
+      r.stones_[idx(to_move_)] |= x;
+      Placement<W> pr = r.analyse(c);
+      if (pr.legal && pr.captures && pr.enemies == x) out.push_back({static_cast<int16_t>(c), x});
+      int i = k - 1;
+      while (i >= 0 && pick[i] == n - k + i) --i;
+      if (i < 0) break;
+      ++pick[i];
+      for (int j = i + 1; j < k; ++j) pick[j] = pick[j - 1] + 1;
+    }
+  });
+}
+
+template <int W>
+void State<W>::predecessors(std::vector<State>& out) const {
+  out.clear();
+  std::vector<Placed> rs;
+  retractions(rs);
+  const Color last = other(to_move_);
+  for (const Placed& p : rs) {
+    State q = *this;
+    q.stones_[idx(last)].reset(p.site);
+    q.stones_[idx(to_move_)] |= p.captured;
+    q.to_move_ = last;
+    q.hash_ = q.recompute_hash();
+    out.push_back(q);
+  }
 }
 
 template <int W>

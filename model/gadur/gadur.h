@@ -141,11 +141,62 @@ class State {
     return Move{static_cast<int16_t>(geo().map_site(k, m.site))};
   }
 
+  /// The position with exactly these stones (disjoint, on the board) and
+  /// `mover` to move; the hash is recomputed. Dense solver indices decode
+  /// boards with it.
+  State with_board(const BB& black, const BB& white, Color mover) const {
+    State s(ctx_);
+    s.stones_[0] = black;
+    s.stones_[1] = white;
+    s.to_move_ = mover;
+    s.hash_ = s.recompute_hash();
+    return s;
+  }
+  /// Every position from which one legal placement leads to this one (the
+  /// retrograde moves), in no particular order, possibly with repeats. Each
+  /// candidate is checked by replaying the placement with analyse(), so
+  /// every listed position is a true predecessor; the list is complete
+  /// because a capture can only have removed enemy groups that touched the
+  /// placed stone's group, held cells now empty and not next to a remaining
+  /// enemy stone, and totalled the group's size (see gadur.cpp).
+  void predecessors(std::vector<State>& out) const;
+
+  /// One placement as the dense solver sees it: the site and the enemy
+  /// stones it removes.
+  struct Placed {
+    int16_t site;
+    BB captured;
+  };
+  /// The legal placements of the side to move with their captures (lone
+  /// placements first, each part in increasing site order), written to out
+  /// (room for every site); returns
+  /// their number. The same as legal_sites() then analyse() of each, from
+  /// one pass over the groups (no allocation).
+  int placements(Placed* out) const;
+  /// The retrograde moves of predecessors() as (site the last mover placed,
+  /// stones of the side to move it captured), possibly with repeats; out is
+  /// cleared first (its capacity is reused).
+  void retractions(std::vector<Placed>& out) const;
+  /// Has the side to move a legal placement? (!is_terminal(), stopping at
+  /// the first one found.)
+  bool has_placement() const;
+  /// with_board without recomputing the hash (it is left 0): for dense
+  /// solvers that only generate moves from the state.
+  State with_board_unhashed(const BB& black, const BB& white, Color mover) const {
+    State s(ctx_, 0);
+    s.stones_[0] = black;
+    s.stones_[1] = white;
+    s.to_move_ = mover;
+    return s;
+  }
+
   /// Places stones directly (test set-up); the hash is kept consistent.
   void put(int site, Color c);
   void set_to_move(Color c);
 
  private:
+  State(const Context<W>* ctx, int) : ctx_(ctx) {}
+
   const Context<W>* ctx_;
   std::array<BB, 2> stones_{};
   Color to_move_ = Color::kBlack;

@@ -100,8 +100,9 @@ TEST_CASE("checkpoints survive a real SIGKILL and SIGTERM of the loom binary",
           "[solver][cli][checkpoint]") {
   // Enfargar side 3 after five stones: about 400,000 positions by retrograde
   // analysis (1.5 s in Release), checkpointed every 0.25 s.
-  const std::vector<std::string> job = {"solve",          "enfargar", "--size",    "3", "--record",
-                                        "a1 b2 c3 d4 e5", "--json",   "--threads", "1", "--no-pv"};
+  const std::vector<std::string> job = {"solve",    "enfargar",       "--size",   "3",
+                                        "--record", "a1 b2 c3 d4 e5", "--json",   "--threads",
+                                        "1",        "--no-pv",        "--method", "retrograde"};
   auto plain = loom::testing::run(job);
   REQUIRE(plain.code == 0);
   json want = loom::testing::last_json(plain.out);

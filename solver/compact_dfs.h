@@ -1,0 +1,172 @@
+// Alpha-beta with an 8-byte transposition entry (`loom solve --method
+// compact`) for win/loss games on boards of at most 19 cells (DenseGame,
+// solver/dense.h): Gadur `capture=merge-only` side 3 is its target.
+//
+// The search is a boolean negamax ("does the side to move win?"): on a
+// win/loss game without draws every alpha-beta window collapses to that
+// question, and a proved node is final. An entry is one 64-bit word:
+//   bits  0-31  the exact position key + 1 (base-3 board and side to move,
+//               solver/dense.h; 0 marks an empty slot) - the whole board, so
+//               a hit is never a different position (no hash collision);
+//   bits 32-33  the value (1: the mover wins, 2: the mover loses);
+//   bits 34-39  log2 of the nodes its proof took (replacement: least work);
+//   bits 40-47  the best move's site + 1 (0: none), tried first next time.
+// Buckets of 4 entries (32 bytes) are chosen by a mix of the key.
+//
+// Symmetry is optional (off by default: the 12 images cost more than the
+// transpositions they find). A line longer than kMaxPly, which only a
+// cyclic game (Gadur as written) has, stops the search with an error that
+// points to the retrograde methods.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/common/errors.h"
+#include "model/common/game.h"
+#include "solver/control.h"
+#include "solver/dense.h"
+#include "solver/value.h"
+
+namespace loom::solver {
+
+/// Thrown when a search reaches its node budget.
+struct CompactNodeLimit {};
+
+template <DenseGame S>
+class CompactDfs {
+ public:
+  using Move = typename S::Move;
+  static constexpr int kMaxPly = 512;
+  static constexpr int kWays = 4;
+
+  struct Config {
+    uint64_t table_bytes = uint64_t{64} << 20;
+    uint64_t max_nodes = 0;  ///< 0: no limit
+    bool symmetry = false;
+  };
+
+  CompactDfs(const S& proto, Config cfg)
+      : cfg_(cfg), codec_(proto.geo(), cfg.symmetry), stack_(kMaxPly + 2) {
+    uint64_t buckets = std::bit_floor(std::max<uint64_t>(cfg.table_bytes / (8 * kWays), 1));
+    mask_ = buckets - 1;
+    table_.assign(buckets * kWays, 0);
+  }
+
+  /// Does the side to move win? Throws CompactNodeLimit at the node budget.
+  bool mover_wins(const S& root) {
+    S s = root;
+    return search(s, 0);
+  }
+
+  uint64_t nodes() const { return nodes_; }
+  uint64_t stored() const { return stored_; }
+  uint64_t table_bytes() const { return table_.size() * 8; }
+  int symmetries() const { return codec_.symmetries(); }
+
+ private:
+  uint32_t key_of(const S& s) const {
+    const uint64_t b = s.stones(Color::kBlack).w[0], w = s.stones(Color::kWhite).w[0];
+    if (codec_.symmetries() == 1)
+      return codec_.weight(0, b) + 2 * codec_.weight(0, w) +
+             (s.to_move() == Color::kWhite ? codec_.white_offset() : 0);
+    return codec_.canonical(b, w, s.to_move());
+  }
+  uint64_t* bucket(uint32_t key) {
+    uint64_t h = (uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
+    return &table_[((h >> 29) & mask_) * kWays];
+  }
+
+  bool search(S& s, int ply) {
+    if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
+    ++nodes_;
+    if (ply >= kMaxPly)
+      throw InputError("--method compact: a line of play longer than " + std::to_string(kMaxPly) +
+                       " plies (the game has cycles: use --method dense or retrograde)");
+    const uint32_t key = key_of(s);
+    uint64_t* b = bucket(key);
+    int best_site = -1;
+    for (int i = 0; i < kWays; ++i)
+      if (static_cast<uint32_t>(b[i]) == key + 1) {
+        uint64_t e = b[i];
+        uint64_t v = (e >> 32) & 3;
+        if (v) return v == 1;
+        best_site = static_cast<int>((e >> 40) & 0xff) - 1;
+      }
+    auto& ms = stack_[ply];
+    s.legal_moves(ms);
+    if (ms.empty()) {
+      Outcome o = s.outcome();
+      if (o.kind != Outcome::Kind::kBlackWins && o.kind != Outcome::Kind::kWhiteWins)
+        throw InputError("--method compact solves win/loss games; this one has other ends");
+      return o == Outcome::win(s.to_move());
+    }
+    // The stored best move first, then by history score.
+    if (best_site >= 0)
+      for (size_t i = 1; i < ms.size(); ++i)
+        if (site_of(ms[i]) == best_site) {
+          std::swap(ms[0], ms[i]);
+          break;
+        }
+    const size_t from = best_site >= 0 && site_of(ms[0]) == best_site ? 1 : 0;
+    std::sort(ms.begin() + static_cast<long>(from), ms.end(),
+              [&](const Move& x, const Move& y) { return history_[slot(x)] > history_[slot(y)]; });
+    const uint64_t before = nodes_;
+    typename S::Undo u;
+    bool win = false;
+    int site = -1;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      const Move m = ms[i];
+      s.apply(m, u);
+      bool child_wins = search(s, ply + 1);
+      s.undo(m, u);
+      if (!child_wins) {
+        win = true;
+        site = site_of(m);
+        history_[slot(m)] += 1;
+        break;
+      }
+    }
+    store(b, key, win, nodes_ - before, site);
+    return win;
+  }
+
+  static int site_of(const Move& m) { return m.site; }
+  static size_t slot(const Move& m) { return static_cast<size_t>(m.site + 1) & 63; }
+
+  void store(uint64_t* b, uint32_t key, bool win, uint64_t work, int site) {
+    uint64_t lg = std::min<uint64_t>(63, std::bit_width(work));
+    uint64_t e = (uint64_t{key} + 1) | (uint64_t{win ? 1u : 2u} << 32) | (lg << 34) |
+                 (uint64_t(site + 1) << 40);
+    int victim = 0;
+    uint64_t least = ~uint64_t{0};
+    for (int i = 0; i < kWays; ++i) {
+      if (b[i] == 0 || static_cast<uint32_t>(b[i]) == key + 1) {
+        if (b[i] == 0) ++stored_;
+        b[i] = e;
+        return;
+      }
+      uint64_t w = (b[i] >> 34) & 63;
+      if (w < least) {
+        least = w;
+        victim = i;
+      }
+    }
+    if (lg >= least) b[victim] = e;
+  }
+
+  Config cfg_;
+  DenseCodec codec_;
+  std::vector<uint64_t> table_;
+  uint64_t mask_ = 0;
+  std::vector<std::vector<Move>> stack_;
+  std::array<uint32_t, 64> history_{};
+  uint64_t nodes_ = 0, stored_ = 0;
+};
+
+}  // namespace loom::solver

@@ -1,0 +1,962 @@
+// Dense-index retrograde analysis (`loom solve --method dense`) for the
+// two-colour placement games on boards of at most 19 cells (hex side 2 and
+// 3): Gadur (cycles, draws) and Enfargar (passes, stalls).
+//
+// Index. A position is a base-3 number over the cells (digit 0 empty, 1
+// black, 2 white; cell i weighs 3^i in the geometry's compact order) plus
+// 3^n when White is to move: 2 * 3^19 < 2^32, so a key is a uint32_t. The
+// side to move is part of the key because neither stone counts nor parity
+// imply it (Gadur captures and Enfargar flips change the counts). A class of
+// positions under the 12 board symmetries is stored once, under its smallest
+// key. The images of a board's key under the 12 symmetries come from
+// chunk tables (9 padded bits a lookup); a child's images are the parent's
+// plus the digit changes of the move (one table entry a placed stone), so
+// children are found by index arithmetic, never by hashing.
+//
+// Set. The reachable classes are the set bits of a bitmap over all keys
+// (2 * 3^n bits, 277 MiB for side 3, set with atomic or by the enumeration
+// threads); a rank directory (one 32-bit count per 512 bits) turns a key into
+// a dense position number 0..N-1 in O(1), which indexes the per-position
+// byte arrays.
+//
+// Ends are not stored: a move that ends the game (and, for games with
+// passes, a pass answered by the only move, a pass, that ends it) is a
+// "virtual child" whose value is known when it is generated.
+//
+// Solving.
+// - Games with retrograde moves (S::predecessors; Gadur): the standard
+//   counter retrograde. Each position holds one byte: the number of its
+//   distinct successors not yet known to win for their mover (5 bits), the
+//   value (2 bits: unknown / mover wins / mover loses / neutral) and "some
+//   successor is neutral" (1 bit). Layer d holds the positions decided with
+//   d plies to the end; a position of layer d tells its predecessors: a
+//   loss for its mover makes each undecided predecessor a win (layer d+1),
+//   a win decrements their counters and the last decrement decides a loss
+//   (or the neutral value). What is undecided when no layer is left is a
+//   draw: neither side can force a finite win (the least fixed point, as in
+//   solver/retrograde.h). Distances are the "win fast, lose slow" plies.
+// - Games without retrograde moves whose placements add a stone and never
+//   remove one (Enfargar: flips keep the count; passes keep the board): the
+//   positions are solved in order of decreasing stone count, each from its
+//   successors' values (a pass successor has the same stones, and is
+//   solved first: it has a placement or it is a virtual child). A
+//   placement that does not add exactly its stones is reported as an error.
+// Both phases use worker threads over disjoint slices of a layer; counters
+// and values are updated with atomic byte operations.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "model/common/bitboard.h"
+#include "model/common/errors.h"
+#include "model/common/game.h"
+#include "model/common/hex.h"
+#include "solver/control.h"
+#include "solver/value.h"
+
+namespace loom::solver {
+
+/// A game the dense index handles: a one-word bitboard state of two
+/// colours that can be rebuilt from its stones and side to move. For games
+/// with passes (S::passes()), a state that has just seen one pass and has a
+/// placement must behave as the same board without that pass.
+template <class S>
+concept DenseGame = SymmetricGame<S> && requires(const S& s, Color c, const Bitboard<1>& b) {
+  { s.stones(c) } -> std::convertible_to<Bitboard<1>>;
+  { s.geo() } -> std::convertible_to<const HexGeometry&>;
+  { s.with_board(b, b, c) } -> std::same_as<S>;
+};
+
+/// A dense game that lists the positions one move before a position.
+template <class S>
+concept RetractableGame = DenseGame<S> && requires(const S& s, std::vector<S>& out) {
+  { s.predecessors(out) } -> std::same_as<void>;
+};
+
+/// A retractable game that also lists its placements and retrograde moves
+/// as raw (site, captured stones) pairs on states built without a hash
+/// (Gadur): the dense solver then builds no child or parent state, and
+/// finds every key by adding the digit changes to the parent's images.
+template <class S>
+concept PlacementGame = RetractableGame<S> &&
+    requires(const S& s, typename S::Placed* p, std::vector<typename S::Placed>& v,
+             const Bitboard<1>& b) {
+  { s.placements(p) } -> std::convertible_to<int>;
+  { s.retractions(v) } -> std::same_as<void>;
+  { p->site } -> std::convertible_to<int>;
+  { p->captured } -> std::convertible_to<Bitboard<1>>;
+  { s.with_board_unhashed(b, b, Color::kBlack) } -> std::same_as<S>;
+  { s.has_placement() } -> std::convertible_to<bool>;
+};
+
+/// Largest board the dense index takes (2 * 3^19 keys fit 32 bits).
+inline constexpr int kDenseMaxCells = 19;
+
+namespace dense_detail {
+template <class S>
+int passes_of(const S& s) {
+  if constexpr (requires {
+                  { s.passes() } -> std::convertible_to<int>;
+                })
+    return s.passes();
+  else
+    return 0;
+}
+template <class S, bool kFast>
+struct PlacedOf {
+  using type = char;
+};
+template <class S>
+struct PlacedOf<S, true> {
+  using type = typename S::Placed;
+};
+}  // namespace dense_detail
+
+/// Base-3 keys of boards and their symmetric images.
+class DenseCodec {
+ public:
+  static constexpr int kChunkBits = 9;
+  static constexpr int kDigitChunk = 7;  // digits per decode table (3^7 entries)
+
+  DenseCodec(const HexGeometry& g, bool symmetry) : n_(g.num_sites()), syms_(symmetry ? 12 : 1) {
+    if (n_ > kDenseMaxCells || g.slots() > 3 * kChunkBits)
+      throw InputError("the dense index takes boards of at most 19 cells (side 3)");
+    p3_.resize(n_ + 1);
+    p3_[0] = 1;
+    for (int i = 1; i <= n_; ++i) p3_[i] = p3_[i - 1] * 3;
+    slots_ = g.slots();
+    chunks_ = (slots_ + kChunkBits - 1) / kChunkBits;
+    site_p3_.assign(static_cast<size_t>(syms_) * 64, 0);
+    for (int k = 0; k < syms_; ++k)
+      for (int s : g.sites()) site_p3_[k * 64 + s] = p3_[g.compact(g.map_site(k, s))];
+    enc_.assign(static_cast<size_t>(syms_) * chunks_ << kChunkBits, 0);
+    for (int k = 0; k < syms_; ++k)
+      for (int c = 0; c < chunks_; ++c)
+        for (uint32_t bits = 0; bits < (1u << kChunkBits); ++bits) {
+          uint32_t v = 0;
+          for (int b = 0; b < kChunkBits; ++b) {
+            int s = c * kChunkBits + b;
+            if ((bits >> b) & 1 && s < slots_ && g.is_site(s)) v += site_p3_[k * 64 + s];
+          }
+          enc_[((static_cast<size_t>(k) * chunks_ + c) << kChunkBits) + bits] = v;
+        }
+    dchunks_ = (n_ + kDigitChunk - 1) / kDigitChunk;
+    dec_.assign(static_cast<size_t>(dchunks_) * 2187, {0, 0});
+    for (int c = 0; c < dchunks_; ++c)
+      for (uint32_t d = 0; d < 2187; ++d) {
+        uint32_t x = d;
+        for (int i = 0; i < kDigitChunk; ++i, x /= 3) {
+          int cell = c * kDigitChunk + i;
+          if (cell >= n_ || x % 3 == 0) continue;
+          uint64_t bit = uint64_t{1} << g.site_of_compact(cell);
+          (x % 3 == 1 ? dec_[c * 2187 + d].first : dec_[c * 2187 + d].second) |= bit;
+        }
+      }
+  }
+
+  int cells() const { return n_; }
+  int symmetries() const { return syms_; }
+  /// 3^n: keys below it have Black to move.
+  uint32_t white_offset() const { return p3_[n_]; }
+  uint64_t key_count() const { return uint64_t{2} * p3_[n_]; }
+
+  /// Sum of 3^compact(image of s under k) over the set bits s of `bits`.
+  uint32_t weight(int k, uint64_t bits) const {
+    uint32_t v = 0;
+    const uint32_t* t = &enc_[static_cast<size_t>(k) * chunks_ << kChunkBits];
+    for (int c = 0; c < chunks_; ++c, t += 1u << kChunkBits)
+      v += t[(bits >> (c * kChunkBits)) & ((1u << kChunkBits) - 1)];
+    return v;
+  }
+  uint32_t site_weight(int k, int site) const { return site_p3_[k * 64 + site]; }
+
+  /// Keys of the position under every symmetry (out[0]: the position's own).
+  void images(uint64_t black, uint64_t white, Color mover, uint32_t* out) const {
+    uint32_t side = mover == Color::kWhite ? p3_[n_] : 0;
+    for (int k = 0; k < syms_; ++k) out[k] = weight(k, black) + 2 * weight(k, white) + side;
+  }
+  uint32_t canonical(uint64_t black, uint64_t white, Color mover) const {
+    uint32_t img[12];
+    images(black, white, mover, img);
+    return *std::min_element(img, img + syms_);
+  }
+  void decode(uint32_t key, uint64_t& black, uint64_t& white, Color& mover) const {
+    mover = key >= p3_[n_] ? Color::kWhite : Color::kBlack;
+    uint32_t b = key >= p3_[n_] ? key - p3_[n_] : key;
+    black = white = 0;
+    for (int c = 0; c < dchunks_; ++c, b /= 2187) {
+      const auto& e = dec_[c * 2187 + b % 2187];
+      black |= e.first;
+      white |= e.second;
+    }
+  }
+
+ private:
+  int n_, syms_, slots_ = 0, chunks_ = 0, dchunks_ = 0;
+  std::vector<uint32_t> p3_, site_p3_, enc_;
+  std::vector<std::pair<uint64_t, uint64_t>> dec_;
+};
+
+/// A set of keys as a bitmap, with a rank directory once complete.
+class DenseSet {
+ public:
+  explicit DenseSet(uint64_t keys) : words_((keys + 63) / 64 + 8) {
+    // 64-byte aligned: the 8 words one rank directory entry covers are one
+    // cache line.
+    words_ = (words_ + 7) & ~uint64_t{7};
+    bits_.reset(static_cast<uint64_t*>(std::aligned_alloc(64, words_ * 8)));
+    if (!bits_) throw std::bad_alloc();
+    std::fill(bits_.get(), bits_.get() + words_, uint64_t{0});
+  }
+  /// Sets the key's bit; true if it was clear (thread-safe).
+  bool insert(uint32_t key) {
+    std::atomic_ref<uint64_t> w(bits_[key >> 6]);
+    uint64_t bit = uint64_t{1} << (key & 63);
+    if (w.load(std::memory_order_relaxed) & bit) return false;
+    return (w.fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+  }
+  bool contains(uint32_t key) const { return (bits_[key >> 6] >> (key & 63)) & 1; }
+  /// Starts loading what contains() and rank() of the key read.
+  void prefetch(uint32_t key) const {
+    __builtin_prefetch(&bits_[key >> 6]);
+    if (!dir_.empty()) __builtin_prefetch(&dir_[key >> 9]);
+  }
+  /// Builds the rank directory (after the last insert).
+  void build_rank() {
+    dir_.assign(words_ / 8 + 1, 0);
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < words_; ++i) {
+      if (i % 8 == 0) dir_[i / 8] = static_cast<uint32_t>(acc);
+      acc += static_cast<uint64_t>(std::popcount(bits_[i]));
+    }
+    size_ = acc;
+  }
+  uint64_t size() const { return size_; }
+  /// Position number of a key in the set (keys in increasing order).
+  uint32_t rank(uint32_t key) const {
+    uint64_t w = key >> 6;
+    uint32_t r = dir_[w / 8];
+    for (uint64_t i = w & ~uint64_t{7}; i < w; ++i) r += std::popcount(bits_[i]);
+    return r + std::popcount(bits_[w] & ((uint64_t{1} << (key & 63)) - 1));
+  }
+  /// Rank of the key, or -1 if absent.
+  int64_t find(uint32_t key) const { return contains(key) ? int64_t{rank(key)} : -1; }
+  uint64_t bytes() const { return words_ * 8 + dir_.size() * 4; }
+  uint64_t words() const { return words_; }
+  const uint64_t* data() const { return bits_.get(); }
+  uint64_t* data() { return bits_.get(); }
+
+ private:
+  struct Free {
+    void operator()(uint64_t* p) const { std::free(p); }
+  };
+  uint64_t words_;
+  std::unique_ptr<uint64_t[], Free> bits_;
+  std::vector<uint32_t> dir_;
+  uint64_t size_ = 0;
+};
+
+template <DenseGame S>
+class DenseRetrograde {
+ public:
+  using Move = typename S::Move;
+  using BB = Bitboard<1>;
+  static constexpr bool kRetractable = RetractableGame<S>;
+  static constexpr bool kFast = PlacementGame<S>;
+  using Placed = typename dense_detail::PlacedOf<S, kFast>::type;
+
+  struct Config {
+    bool symmetry = true;
+    int threads = 1;
+  };
+
+  /// Value codes, from the side to move's point of view.
+  enum Code : uint8_t { kUnknown = 0, kWin = 1, kLoss = 2, kNeutral = 3 };
+  static constexpr uint8_t kCountMask = 0x1f, kCodeShift = 5, kNeutralSeen = 0x80;
+  static constexpr uint8_t kNoDist = 0xff;
+  /// Positions handled between prefetches and the loads they serve.
+  static constexpr uint64_t kChunk = 128;
+
+  /// Can the dense method solve from this position?
+  static std::string unsupported(const S& root) {
+    if (root.geo().num_sites() > kDenseMaxCells)
+      return "the dense index takes boards of at most 19 cells (side 3)";
+    if (root.is_terminal()) return "the position is already over";
+    if (dense_detail::passes_of(root) != 0) return "the position follows a pass";
+    if (!(root.with_board(root.stones(Color::kBlack), root.stones(Color::kWhite), root.to_move()) ==
+          root))
+      return "the position is not determined by its stones and side to move";
+    return "";
+  }
+
+  DenseRetrograde(const S& root, Config cfg)
+      : root_(root), cfg_(cfg), codec_(root.geo(), cfg.symmetry), set_(codec_.key_count()) {
+    if (cfg_.threads < 1) cfg_.threads = 1;
+    std::string why = unsupported(root);
+    if (!why.empty()) throw InputError("--method dense: " + why);
+    root_key_ = key_of(root);
+  }
+
+  /// Enumerates and solves. Polls ctl between layers; throws Interrupted on
+  /// a stop request.
+  void run(RunControl& ctl) {
+    enumerate(ctl);
+    if constexpr (kRetractable)
+      solve_counters(ctl);
+    else
+      solve_layers(ctl);
+    solved_ = true;
+  }
+
+  // --- results ------------------------------------------------------------
+
+  uint64_t positions() const { return set_.size(); }
+  uint64_t moves() const { return moves_; }
+  /// Moves that end the game (into an end position, not stored).
+  uint64_t terminals() const { return ends_; }
+  uint32_t sweeps() const { return max_dist_; }
+  int symmetries() const { return codec_.symmetries(); }
+  uint64_t bytes() const {
+    return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_;
+  }
+  Value::Kind neutral_kind() const { return neutral_; }
+
+  /// Value and plies to the end (-1: draw or unknown) of a position reachable
+  /// from the root.
+  std::pair<Value, int> lookup(const S& s) const {
+    auto [code, d] = code_of(s);
+    Color mover = s.to_move();
+    Value v;
+    switch (code) {
+      case kWin:
+        v = Value::win(mover);
+        break;
+      case kLoss:
+        v = Value::win(other(mover));
+        break;
+      case kNeutral:
+        v = Value::of(neutral_);
+        break;
+      default:
+        if (solved_ && d != -2) v = Value::of(Value::Kind::kDraw);
+        return {v, -1};
+    }
+    return {v, d};
+  }
+
+ private:
+  struct Child {
+    uint32_t key;
+    uint8_t code;  // virtual child: its value for its mover (else kUnknown)
+    uint8_t dist;  // virtual child: plies to the end
+  };
+  struct Scratch {
+    std::vector<Move> ms, ms2;
+    std::vector<Child> kids;
+    std::vector<S> preds;
+    std::vector<uint32_t> ranks;
+    std::vector<Placed> placed = std::vector<Placed>(64), rets;
+    std::vector<uint32_t> pend, pend_rank;  // chunked lookups (keys, ranks)
+    std::vector<uint8_t> pend_code;
+    bool pass_only = false;  // the only move is a pass to a stored position
+  };
+
+  /// The value for the other side.
+  static uint8_t flip(uint8_t c) {
+    return c == kWin ? uint8_t{kLoss} : c == kLoss ? uint8_t{kWin} : c;
+  }
+
+  uint32_t key_of(const S& s) const {
+    return codec_.canonical(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0],
+                            s.to_move());
+  }
+  S decode(uint32_t key) const {
+    uint64_t b, w;
+    Color mover;
+    codec_.decode(key, b, w, mover);
+    BB bb, wb;
+    bb.w[0] = b;
+    wb.w[0] = w;
+    if constexpr (kFast)
+      return root_.with_board_unhashed(bb, wb, mover);
+    else
+      return root_.with_board(bb, wb, mover);
+  }
+
+  uint8_t outcome_code(const Outcome& o, Color mover) {
+    if (o.margin2 != 0)
+      throw InputError("--method dense solves win/loss games; this one scores margins");
+    switch (o.kind) {
+      case Outcome::Kind::kBlackWins:
+        return mover == Color::kBlack ? kWin : kLoss;
+      case Outcome::Kind::kWhiteWins:
+        return mover == Color::kWhite ? kWin : kLoss;
+      case Outcome::Kind::kUnresolved:
+      case Outcome::Kind::kDraw: {
+        Value::Kind k = o.kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
+        Value::Kind seen = neutral_seen_.load(std::memory_order_relaxed);
+        if (seen == Value::Kind::kUnknown)
+          neutral_seen_.compare_exchange_strong(seen, k);
+        else if (seen != k)
+          throw InputError("--method dense: both drawn ends and stalls occur");
+        return kNeutral;
+      }
+      case Outcome::Kind::kOngoing:
+        break;
+    }
+    throw std::logic_error("a finished position reports no result");
+  }
+
+  /// The distinct successors of s (children up to symmetry, virtual
+  /// children for moves that end the game), sorted by key.
+  void children(const S& s, Scratch& sc) {
+    sc.kids.clear();
+    sc.pass_only = false;
+    if constexpr (kFast) {
+      children_fast(s, sc);
+      return;
+    }
+    s.legal_moves(sc.ms);
+    const Color me = s.to_move(), them = other(me);
+    const uint64_t own = s.stones(me).w[0], opp = s.stones(them).w[0];
+    uint32_t img[12];
+    codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], me, img);
+    const int syms = codec_.symmetries();
+    const uint32_t dm = me == Color::kBlack ? 1 : 2, dt = 3 - dm;
+    // The child has the other side to move.
+    const uint32_t side = codec_.white_offset();
+    for (int k = 0; k < syms; ++k) img[k] = me == Color::kBlack ? img[k] + side : img[k] - side;
+    typename S::Undo u;
+    for (const Move& m : sc.ms) {
+      S c = s;
+      c.apply(m, u);
+      if (c.is_terminal()) {
+        sc.kids.push_back({0, outcome_code(c.outcome(), c.to_move()), 0});
+        continue;
+      }
+      if (dense_detail::passes_of(c) > 0) {
+        // A pass: the same stones, the other side to move.
+        c.legal_moves(sc.ms2);
+        if (sc.ms2.size() == 1) {
+          S c2 = c;
+          c2.apply(sc.ms2[0], u);
+          if (c2.is_terminal() && dense_detail::passes_of(c2) > 0) {
+            // Answered by the only move, a pass that ends the game.
+            uint8_t code2 = outcome_code(c2.outcome(), c2.to_move());
+            sc.kids.push_back({0, flip(code2), 1});
+            continue;
+          }
+        }
+        sc.kids.push_back({*std::min_element(img, img + syms), kUnknown, 0});
+        sc.pass_only = sc.ms.size() == 1;
+        continue;
+      }
+      const uint64_t added = c.stones(me).w[0] & ~own, removed = opp & ~c.stones(them).w[0];
+      if ((own & ~c.stones(me).w[0]) || (c.stones(them).w[0] & ~opp))
+        throw std::logic_error(
+            "--method dense: a move removed a mover's stone or added one of "
+            "the opponent's");
+      uint32_t best = 0xffffffffu;
+      if (removed == 0 && std::has_single_bit(added)) {
+        int site = std::countr_zero(added);
+        for (int k = 0; k < syms; ++k)
+          best = std::min(best, img[k] + dm * codec_.site_weight(k, site));
+      } else {
+        for (int k = 0; k < syms; ++k)
+          best = std::min(best,
+                          img[k] + dm * codec_.weight(k, added) - dt * codec_.weight(k, removed));
+      }
+      sc.kids.push_back({best, kUnknown, 0});
+    }
+    dedupe(sc.kids);
+  }
+
+  /// Sorts the children by key and keeps one entry per stored child
+  /// (virtual children stay: each is an end).
+  static void dedupe(std::vector<Child>& kids) {
+    std::sort(kids.begin(), kids.end(), [](const Child& a, const Child& b) {
+      return a.key != b.key ? a.key < b.key : a.code < b.code;
+    });
+    size_t out = 0;
+    for (size_t i = 0; i < kids.size(); ++i) {
+      const Child& k = kids[i];
+      if (k.code == kUnknown && out > 0 && kids[out - 1].code == kUnknown &&
+          kids[out - 1].key == k.key)
+        continue;
+      kids[out++] = k;
+    }
+    kids.resize(out);
+  }
+
+  /// children() for a PlacementGame: one placements() call; each child's
+  /// key is the parent's images plus the placed stone minus the captures.
+  void children_fast(const S& s, Scratch& sc) {
+    if constexpr (kFast) {
+      const Color me = s.to_move(), them = other(me);
+      const BB own = s.stones(me), opp = s.stones(them);
+      uint32_t img[12];
+      codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], them, img);
+      const int syms = codec_.symmetries();
+      const uint32_t dm = me == Color::kBlack ? 1 : 2, dt = 3 - dm;
+      const int n = s.placements(sc.placed.data());
+      for (int i = 0; i < n; ++i) {
+        const Placed& p = sc.placed[i];
+        BB own2 = own;
+        own2.set(p.site);
+        const BB opp2 = opp.andnot(p.captured);
+        const S c = me == Color::kBlack ? root_.with_board_unhashed(own2, opp2, them)
+                                        : root_.with_board_unhashed(opp2, own2, them);
+        if (!c.has_placement()) {
+          sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
+          continue;
+        }
+        uint32_t best = 0xffffffffu;
+        const uint64_t cap = p.captured.w[0];
+        if (cap == 0) {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(best, img[k] + dm * codec_.site_weight(k, p.site));
+        } else {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(
+                best, img[k] + dm * codec_.site_weight(k, p.site) - dt * codec_.weight(k, cap));
+        }
+        sc.kids.push_back({best, kUnknown, 0});
+      }
+      dedupe(sc.kids);
+    } else {
+      (void)s;
+      (void)sc;
+    }
+  }
+
+  /// Keys of the predecessors of s (each once; stored or not), into sc.ranks.
+  void parents(const S& s, Scratch& sc) {
+    sc.ranks.clear();
+    if constexpr (kFast) {
+      s.retractions(sc.rets);
+      const Color me = s.to_move(), last = other(me);
+      uint32_t img[12];
+      codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], last, img);
+      const int syms = codec_.symmetries();
+      const uint32_t dl = last == Color::kBlack ? 1 : 2, dt = 3 - dl;
+      for (const Placed& p : sc.rets) {
+        uint32_t best = 0xffffffffu;
+        const uint64_t cap = p.captured.w[0];
+        if (cap == 0) {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(best, img[k] - dl * codec_.site_weight(k, p.site));
+        } else {
+          for (int k = 0; k < syms; ++k)
+            best = std::min(
+                best, img[k] - dl * codec_.site_weight(k, p.site) + dt * codec_.weight(k, cap));
+        }
+        sc.ranks.push_back(best);
+      }
+    } else if constexpr (kRetractable) {
+      s.predecessors(sc.preds);
+      for (const S& p : sc.preds) {
+        sc.ranks.push_back(key_of(p));
+      }
+    }
+    std::sort(sc.ranks.begin(), sc.ranks.end());
+    sc.ranks.erase(std::unique(sc.ranks.begin(), sc.ranks.end()), sc.ranks.end());
+  }
+
+  static int stones_of(const S& s) {
+    return (s.stones(Color::kBlack) | s.stones(Color::kWhite)).count();
+  }
+
+  /// Runs f(thread, begin, end) over [0, n) in slices, one per thread.
+  template <class F>
+  void parallel(uint64_t n, F&& f) {
+    int t = cfg_.threads;
+    if (n < 4096 || t == 1) {
+      f(0, 0, n);
+      return;
+    }
+    std::vector<std::thread> ws;
+    std::vector<std::string> errors(t);
+    for (int i = 0; i < t; ++i)
+      ws.emplace_back([&, i] {
+        try {
+          f(i, n * i / t, n * (i + 1) / t);
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      });
+    for (auto& w : ws) w.join();
+    for (const auto& e : errors)
+      if (!e.empty()) throw std::runtime_error(e);
+  }
+
+  /// Breadth-first enumeration of the reachable classes. Buckets: plies from
+  /// the root (counter method) or stone counts (layered method). The counter
+  /// method also records each position's first byte and distance.
+  void enumerate(RunControl& ctl) {
+    const int nb = kRetractable ? 4096 : codec_.cells() + 1;
+    buckets_.assign(nb, {});
+    first_.assign(nb, {});
+    set_.insert(root_key_);
+    const int b0 = kRetractable ? 0 : stones_of(root_);
+    buckets_[b0].push_back(root_key_);
+    std::vector<Scratch> scratch(cfg_.threads);
+    struct Out {
+      std::vector<std::vector<uint32_t>> found;  // per bucket offset 0 (same), 1.. (more)
+      uint64_t moves = 0, ends = 0;
+    };
+    std::vector<Out> outs(cfg_.threads);
+    uint64_t seen = 1;
+    for (int b = b0; b < nb; ++b) {
+      if (buckets_[b].empty()) {
+        if (kRetractable) break;
+        continue;
+      }
+      if (b + 1 >= nb && kRetractable)
+        throw std::length_error("--method dense: more than 4095 plies from the root");
+      size_t begin = 0;
+      while (begin < buckets_[b].size()) {
+        const size_t end = buckets_[b].size();
+        auto& list = buckets_[b];
+        std::vector<uint8_t> first(kRetractable ? end - begin : 0);
+        std::vector<uint8_t> dist(kRetractable ? end - begin : 0);
+        for (auto& o : outs) o.found.assign(codec_.cells() + 2, {});
+        parallel(end - begin, [&](int t, uint64_t lo, uint64_t hi) {
+          Scratch& sc = scratch[t];
+          Out& o = outs[t];
+          // In chunks: the children of kChunk positions first, then their
+          // bitmap inserts, whose cache lines were prefetched meanwhile.
+          std::vector<uint32_t>& pend = sc.pend;
+          for (uint64_t base = lo; base < hi; base += kChunk) {
+            const uint64_t top = std::min<uint64_t>(hi, base + kChunk);
+            pend.clear();
+            int count = 0;
+            for (uint64_t i = base; i < top; ++i) {
+              S s = decode(list[begin + i]);
+              children(s, sc);
+              if constexpr (!kRetractable) count = stones_of(s);
+              uint8_t cnt = 0, vmin_loss = kNoDist, vmax = 0;
+              bool win = false, neutral = false;
+              for (const Child& k : sc.kids) {
+                ++o.moves;
+                if (k.code != kUnknown) {
+                  ++o.ends;
+                  vmax = std::max(vmax, k.dist);
+                  if (k.code == kLoss) {
+                    win = true;
+                    vmin_loss = std::min(vmin_loss, k.dist);
+                  }
+                  if (k.code == kNeutral) neutral = true;
+                  continue;
+                }
+                ++cnt;
+                if (set_.contains(k.key)) continue;
+                set_.prefetch(k.key);
+                pend.push_back(k.key);
+                if constexpr (!kRetractable) pend.push_back(static_cast<uint32_t>(count));
+              }
+              if constexpr (kRetractable) {
+                if (cnt > kCountMask)
+                  throw std::length_error("--method dense: more than 31 successors");
+                uint8_t& f = first[i];
+                uint8_t& d = dist[i];
+                if (win) {
+                  f = kWin << kCodeShift;
+                  d = static_cast<uint8_t>(vmin_loss + 1);
+                } else if (cnt == 0) {
+                  if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
+                  f = (neutral ? kNeutral : kLoss) << kCodeShift;
+                  d = static_cast<uint8_t>(vmax + 1);
+                } else {
+                  f = static_cast<uint8_t>(cnt | (neutral ? kNeutralSeen : 0));
+                  d = kNoDist;
+                  if (vmax > 1) throw std::logic_error("--method dense: a long virtual child");
+                }
+              }
+            }
+            const size_t step = kRetractable ? 1 : 2;
+            for (size_t j = 0; j < pend.size(); j += step) {
+              const uint32_t key = pend[j];
+              if (!set_.insert(key)) continue;
+              int off;
+              if constexpr (kRetractable) {
+                off = 1;
+              } else {
+                uint64_t cb, cw;
+                Color cm;
+                codec_.decode(key, cb, cw, cm);
+                off = std::popcount(cb | cw) - static_cast<int>(pend[j + 1]);
+                if (off < 0)
+                  throw std::logic_error("--method dense: a move took stones off the board");
+              }
+              o.found[off].push_back(key);
+            }
+          }
+        });
+        if constexpr (kRetractable) {
+          first_[b].insert(first_[b].end(), first.begin(), first.end());
+          dist_list_[b].insert(dist_list_[b].end(), dist.begin(), dist.end());
+        }
+        for (auto& o : outs) {
+          moves_ += o.moves;
+          ends_ += o.ends;
+          o.moves = o.ends = 0;
+          for (size_t off = 0; off < o.found.size(); ++off) {
+            if (o.found[off].empty()) continue;
+            seen += o.found[off].size();
+            auto& dst = buckets_[b + static_cast<int>(off)];
+            dst.insert(dst.end(), o.found[off].begin(), o.found[off].end());
+          }
+        }
+        begin = end;  // a pass successor joins this bucket: go on with it
+        ctl.work(1);
+        ctl.status("dense: enumerating, " + with_commas(seen) + " positions");
+        if (ctl.stop_requested()) throw Interrupted("interrupted while enumerating positions");
+      }
+    }
+    set_.build_rank();
+    uint64_t n = set_.size();
+    cell_.assign(n, 0);
+    dist_.assign(n, kNoDist);
+    uint64_t lists = 0;
+    for (const auto& v : buckets_) lists += v.capacity() * 4;
+    peak_lists_ = lists;
+  }
+
+  uint8_t load(uint64_t r) const {
+    return std::atomic_ref<const uint8_t>(cell_[r]).load(std::memory_order_relaxed);
+  }
+
+  void solve_counters(RunControl& ctl) {
+    // Scatter the first bytes; the positions decided by their virtual
+    // children start the layers.
+    std::vector<std::vector<uint32_t>> layers(3);
+    for (size_t b = 0; b < buckets_.size(); ++b) {
+      for (size_t i = 0; i < buckets_[b].size(); ++i) {
+        uint32_t key = buckets_[b][i];
+        if (i + 16 < buckets_[b].size()) set_.prefetch(buckets_[b][i + 16]);
+        uint32_t r = set_.rank(key);
+        cell_[r] = first_[b][i];
+        if ((cell_[r] >> kCodeShift) & 3) {
+          uint8_t d = dist_list_[b][i];
+          dist_[r] = d;
+          if (d >= layers.size()) layers.resize(d + 1);
+          layers[d].push_back(key);
+        }
+      }
+      std::vector<uint32_t>().swap(buckets_[b]);
+      std::vector<uint8_t>().swap(first_[b]);
+      std::vector<uint8_t>().swap(dist_list_[b]);
+    }
+    std::vector<Scratch> scratch(cfg_.threads);
+    std::vector<std::vector<uint32_t>> next(cfg_.threads);
+    for (size_t d = 1; d < layers.size(); ++d) {
+      auto& cur = layers[d];
+      if (cur.empty()) continue;
+      if (d >= kNoDist - 1) throw std::length_error("--method dense: more than 253 plies");
+      max_dist_ = static_cast<uint32_t>(d);
+      for (auto& v : next) v.clear();
+      parallel(cur.size(), [&](int t, uint64_t lo, uint64_t hi) {
+        Scratch& sc = scratch[t];
+        // In chunks, each load prefetched a stage ahead: the layer's ranks,
+        // their codes and retrograde moves, the parents' ranks, their cells.
+        std::vector<uint32_t>& pend = sc.pend;
+        std::vector<uint32_t>& prank = sc.pend_rank;
+        std::vector<uint8_t>& pcode = sc.pend_code;
+        uint32_t jr[kChunk];
+        for (uint64_t base = lo; base < hi; base += kChunk) {
+          const uint64_t top = std::min<uint64_t>(hi, base + kChunk);
+          for (uint64_t i = base; i < top; ++i) set_.prefetch(cur[i]);
+          for (uint64_t i = base; i < top; ++i) {
+            jr[i - base] = set_.rank(cur[i]);
+            __builtin_prefetch(&cell_[jr[i - base]]);
+          }
+          pend.clear();
+          pcode.clear();
+          for (uint64_t i = base; i < top; ++i) {
+            const uint8_t jcode = (load(jr[i - base]) >> kCodeShift) & 3;
+            parents(decode(cur[i]), sc);
+            for (uint32_t pk : sc.ranks) {
+              set_.prefetch(pk);
+              pend.push_back(pk);
+              pcode.push_back(jcode);
+            }
+          }
+          size_t m = 0;
+          prank.resize(pend.size());
+          for (size_t j = 0; j < pend.size(); ++j) {
+            if (!set_.contains(pend[j])) continue;
+            const uint32_t r = set_.rank(pend[j]);
+            __builtin_prefetch(&cell_[r]);
+            pend[m] = pend[j];
+            pcode[m] = pcode[j];
+            prank[m++] = r;
+          }
+          for (size_t j = 0; j < m; ++j) {
+            const uint32_t r = prank[j];
+            const uint8_t jcode = pcode[j];
+            std::atomic_ref<uint8_t> cell(cell_[r]);
+            uint8_t old = cell.load(std::memory_order_relaxed);
+            for (;;) {
+              if ((old >> kCodeShift) & 3) break;  // decided already
+              uint8_t nv;
+              bool decided = false;
+              if (jcode == kLoss) {
+                nv = kWin << kCodeShift;
+                decided = true;
+              } else {
+                uint8_t cnt = old & kCountMask;
+                if (cnt == 0) throw std::logic_error("--method dense: counter underflow");
+                bool neu = (old & kNeutralSeen) || jcode == kNeutral;
+                if (cnt == 1) {
+                  nv = (neu ? kNeutral : kLoss) << kCodeShift;
+                  decided = true;
+                } else {
+                  nv = static_cast<uint8_t>((cnt - 1) | (neu ? kNeutralSeen : 0));
+                }
+              }
+              if (cell.compare_exchange_weak(old, nv, std::memory_order_relaxed)) {
+                if (decided) {
+                  dist_[r] = static_cast<uint8_t>(d + 1);
+                  next[t].push_back(pend[j]);
+                }
+                break;
+              }
+            }
+          }
+        }
+      });
+      std::vector<uint32_t>().swap(cur);
+      if (layers.size() <= d + 1) layers.resize(d + 2);
+      for (auto& v : next) layers[d + 1].insert(layers[d + 1].end(), v.begin(), v.end());
+      ctl.work(1);
+      ctl.status("dense: layer " + std::to_string(d));
+      if (ctl.stop_requested()) throw Interrupted("interrupted while solving");
+    }
+    neutral_ = neutral_seen_.load();
+  }
+
+  /// Value and distance of a position from its successors' (all solved).
+  void settle(uint32_t key, const Scratch& sc, uint32_t& maxd) {
+    bool win = false, neutral = false;
+    int dmin_win = 1 << 30, dmax = 0;
+    for (const Child& k : sc.kids) {
+      uint8_t code = k.code;
+      int d = k.dist;
+      if (code == kUnknown) {
+        uint32_t r = set_.rank(k.key);
+        code = (cell_[r] >> kCodeShift) & 3;
+        d = dist_[r];
+        if (code == kUnknown)
+          throw std::logic_error("--method dense: a successor is not solved yet");
+      }
+      dmax = std::max(dmax, d);
+      if (code == kLoss) {
+        win = true;
+        dmin_win = std::min(dmin_win, d);
+      } else if (code == kNeutral) {
+        neutral = true;
+      }
+    }
+    if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
+    uint8_t res = win ? kWin : neutral ? kNeutral : kLoss;
+    int dist = 1 + (win ? dmin_win : dmax);
+    if (dist >= kNoDist) throw std::length_error("--method dense: more than 254 plies");
+    uint32_t r = set_.rank(key);
+    cell_[r] = static_cast<uint8_t>(res << kCodeShift);
+    dist_[r] = static_cast<uint8_t>(dist);
+    maxd = std::max<uint32_t>(maxd, static_cast<uint32_t>(dist));
+  }
+
+  void solve_layers(RunControl& ctl) {
+    std::vector<Scratch> scratch(cfg_.threads);
+    std::vector<uint32_t> maxd(cfg_.threads, 0);
+    std::vector<std::vector<uint32_t>> deferred(cfg_.threads);
+    for (int b = static_cast<int>(buckets_.size()) - 1; b >= 0; --b) {
+      auto& list = buckets_[b];
+      // Positions with a placement first (their successors have more
+      // stones), then those that must pass (their successor has the same
+      // stones and a placement, or is an end).
+      for (auto& v : deferred) v.clear();
+      parallel(list.size(), [&](int t, uint64_t lo, uint64_t hi) {
+        Scratch& sc = scratch[t];
+        for (uint64_t i = lo; i < hi; ++i) {
+          children(decode(list[i]), sc);
+          if (sc.pass_only)
+            deferred[t].push_back(list[i]);
+          else
+            settle(list[i], sc, maxd[t]);
+        }
+      });
+      std::vector<uint32_t> later;
+      for (const auto& v : deferred) later.insert(later.end(), v.begin(), v.end());
+      parallel(later.size(), [&](int t, uint64_t lo, uint64_t hi) {
+        Scratch& sc = scratch[t];
+        for (uint64_t i = lo; i < hi; ++i) {
+          children(decode(later[i]), sc);
+          settle(later[i], sc, maxd[t]);
+        }
+      });
+      std::vector<uint32_t>().swap(list);
+      ctl.work(1);
+      ctl.status("dense: solved the positions of " + std::to_string(b) + " stones");
+      if (ctl.stop_requested()) throw Interrupted("interrupted while solving");
+    }
+    for (uint32_t m : maxd) max_dist_ = std::max(max_dist_, m);
+    neutral_ = neutral_seen_.load();
+  }
+
+  /// (code, dist) of any reachable position; dist -2 when not stored.
+  std::pair<uint8_t, int> code_of(const S& s) const {
+    if (s.is_terminal()) {
+      Outcome o = s.outcome();
+      if (o.kind == Outcome::Kind::kUnresolved || o.kind == Outcome::Kind::kDraw)
+        return {kNeutral, 0};
+      return {Outcome::win(s.to_move()) == o ? kWin : kLoss, 0};
+    }
+    if (dense_detail::passes_of(s) > 0) {
+      std::vector<Move> ms;
+      s.legal_moves(ms);
+      if (ms.size() == 1) {
+        S c = s;
+        typename S::Undo u;
+        c.apply(ms[0], u);
+        if (c.is_terminal() && dense_detail::passes_of(c) > 0) {
+          auto [code, d] = code_of(c);
+          return {flip(code), 1};
+        }
+      }
+    }
+    int64_t r = set_.find(key_of(s));
+    if (r < 0 || !solved_) return {kUnknown, -2};
+    uint8_t code = (cell_[r] >> kCodeShift) & 3;
+    return {code, code == kUnknown ? -1 : dist_[r]};
+  }
+
+  S root_;
+  Config cfg_;
+  DenseCodec codec_;
+  DenseSet set_;
+  uint32_t root_key_ = 0;
+  std::vector<std::vector<uint32_t>> buckets_;
+  std::vector<std::vector<uint8_t>> first_;
+  std::vector<std::vector<uint8_t>> dist_list_ = std::vector<std::vector<uint8_t>>(4096);
+  std::vector<uint8_t> cell_, dist_;
+  uint64_t moves_ = 0, ends_ = 0, peak_lists_ = 0;
+  uint32_t max_dist_ = 0;
+  bool solved_ = false;
+  std::atomic<Value::Kind> neutral_seen_{Value::Kind::kUnknown};
+  Value::Kind neutral_ = Value::Kind::kUnknown;
+};
+
+}  // namespace loom::solver

@@ -1,0 +1,270 @@
+// The dense-index retrograde (solver/dense.h) against the hash-table
+// retrograde (solver/retrograde.h, which shares only the model with it): the
+// same value and the same plies to the end at every position the hash
+// retrograde stores, on every Gadur and Enfargar rule set of side 2 and on
+// side-3 positions a few moves into the game. Gadur's retrograde moves
+// (State::predecessors) are checked for completeness and soundness against
+// the forward move generator. The side-3 games from the empty board are
+// [.slow]; their expected values are the README's (hash retrograde and
+// alpha-beta results).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <set>
+
+#include "solver/dense.h"
+#include "solver/driver.h"
+#include "solver/retrograde.h"
+#include "tests/enfargar/enfargar_fixture.h"
+#include "tests/gadur/gadur_fixture.h"
+
+using namespace loom;
+using GState = gadur::State<1>;
+using EState = enfargar::State<1>;
+
+namespace {
+
+std::vector<gadur::Options> gadur_rule_sets() {
+  return {{false, false}, {true, false}, {false, true}, {true, true}};
+}
+std::vector<enfargar::Options> enfargar_rule_sets() {
+  return {{false, false}, {true, false}, {false, true}, {true, true}};
+}
+
+/// Every position stored by the hash retrograde has the same value and
+/// distance under the dense method. Returns the number compared.
+template <class S>
+uint64_t compare_methods(const S& root, int threads = 1) {
+  solver::RunControl ctl;
+  typename solver::Retrograde<S>::Config rc;
+  solver::Retrograde<S> r(root, rc);
+  REQUIRE(r.enumerate(ctl, [] {}));
+  r.solve(ctl, [] {});
+  typename solver::DenseRetrograde<S>::Config dc;
+  dc.threads = threads;
+  solver::DenseRetrograde<S> d(root, dc);
+  d.run(ctl);
+  uint64_t compared = 0;
+  for (uint64_t i = 0; i < r.positions(); ++i) {
+    S s = r.state(i);
+    auto [v, plies] = d.lookup(s);
+    INFO("position " << i);
+    REQUIRE(v == r.value(i));
+    int want = r.dist(i) == solver::Retrograde<S>::kUndecided ? -1 : r.dist(i);
+    // Ends are not stored by the dense method; lookup() gives them too.
+    REQUIRE(plies == want);
+    ++compared;
+  }
+  // The dense method stores no end position and one position per class
+  // (Enfargar: nor the positions after one pass, which it reads as the same
+  // board without the pass).
+  if constexpr (std::is_same_v<S, GState>) CHECK(d.positions() == r.positions() - r.terminals());
+  return compared;
+}
+
+/// Positions reachable from `root` (each once), by breadth-first search.
+std::vector<GState> reachable(const GState& root, size_t cap) {
+  std::vector<GState> out{root};
+  std::set<std::array<uint64_t, 2>> seen{root.pack().w};
+  std::vector<GState::Move> ms;
+  GState::Undo u;
+  for (size_t i = 0; i < out.size() && out.size() < cap; ++i) {
+    GState s = out[i];
+    s.legal_moves(ms);
+    for (auto m : ms) {
+      GState c = s;
+      c.apply(m, u);
+      if (seen.insert(c.pack().w).second) out.push_back(c);
+    }
+  }
+  return out;
+}
+
+/// Every move from s is undone by one of the child's predecessors, and
+/// every predecessor reaches the child in one legal move.
+void check_predecessors(const GState& s) {
+  std::vector<GState::Move> ms, pms;
+  std::vector<GState> preds;
+  GState::Undo u;
+  s.legal_moves(ms);
+  for (auto m : ms) {
+    GState c = s;
+    c.apply(m, u);
+    c.predecessors(preds);
+    INFO("after " << s.move_name(m));
+    CHECK(std::find(preds.begin(), preds.end(), s) != preds.end());
+    for (const GState& p : preds) {
+      REQUIRE(p.check_invariants() == "");
+      p.legal_moves(pms);
+      bool found = false;
+      for (auto pm : pms) {
+        GState x = p;
+        x.apply(pm, u);
+        found = found || x == c;
+      }
+      CHECK(found);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gadur retrograde moves are complete and sound", "[solver][dense][gadur]") {
+  for (auto opt : gadur_rule_sets()) {
+    INFO("subset " << opt.subset << " merge-only " << opt.merge_only);
+    testing::GadurBoard<1> b2(2, opt);
+    for (const GState& s : reachable(b2.start(), 100000)) check_predecessors(s);
+    // Side 3: every position within 3 plies, then random games.
+    testing::GadurBoard<1> b3(3, opt);
+    for (const GState& s : reachable(b3.start(), 2000)) check_predecessors(s);
+    std::mt19937 rng(7);
+    std::vector<GState::Move> ms;
+    GState::Undo u;
+    for (int game = 0; game < 40; ++game) {
+      GState s = b3.start();
+      for (int ply = 0; ply < 60; ++ply) {
+        check_predecessors(s);
+        s.legal_moves(ms);
+        if (ms.empty()) break;
+        s.apply(ms[rng() % ms.size()], u);
+      }
+    }
+  }
+}
+
+TEST_CASE("gadur placements() and has_placement() agree with legal_sites() and analyse()",
+          "[solver][dense][gadur]") {
+  for (auto opt : gadur_rule_sets()) {
+    INFO("subset " << opt.subset << " merge-only " << opt.merge_only);
+    for (int side : {2, 3}) {
+      testing::GadurBoard<1> b(side, opt);
+      std::vector<GState> states = reachable(b.start(), side == 2 ? 20000 : 2000);
+      std::mt19937 rng(11);
+      std::vector<GState::Move> ms;
+      GState::Undo u;
+      for (int game = 0; game < 60; ++game) {
+        GState s = b.start();
+        for (int ply = 0; ply < 50; ++ply) {
+          states.push_back(s);
+          s.legal_moves(ms);
+          if (ms.empty()) break;
+          s.apply(ms[rng() % ms.size()], u);
+        }
+      }
+      std::vector<GState::Placed> placed(64);
+      for (const GState& s : states) {
+        const int n = s.placements(placed.data());
+        std::vector<std::pair<int, uint64_t>> got, want;
+        for (int i = 0; i < n; ++i) got.push_back({placed[i].site, placed[i].captured.w[0]});
+        s.legal_sites().for_each([&](int c) {
+          auto p = s.analyse(c);
+          REQUIRE(p.legal);
+          want.push_back({c, p.captures ? p.enemies.w[0] : 0});
+        });
+        std::sort(got.begin(), got.end());
+        REQUIRE(got == want);
+        REQUIRE(s.has_placement() == (n > 0));
+        REQUIRE(s.is_terminal() == (n == 0));
+      }
+    }
+  }
+}
+
+TEST_CASE("dense = hash retrograde: gadur side 2, every rule set", "[solver][dense][gadur]") {
+  for (auto opt : gadur_rule_sets()) {
+    INFO("subset " << opt.subset << " merge-only " << opt.merge_only);
+    testing::GadurBoard<1> b(2, opt);
+    CHECK(compare_methods(b.start()) > 10);
+  }
+}
+
+TEST_CASE("dense = hash retrograde: enfargar side 2, every rule set", "[solver][dense][enfargar]") {
+  for (auto opt : enfargar_rule_sets()) {
+    INFO("touch " << opt.touch << " more-stones " << opt.more_stones);
+    testing::EnfargarBoard<1> b(2, opt);
+    CHECK(compare_methods(b.start()) > 10);
+  }
+}
+
+TEST_CASE("dense = hash retrograde: side-3 positions a few moves in", "[solver][dense]") {
+  // Records: the first plies of `loom play GAME --size 3 --seed 3`. (Gadur
+  // as written reaches most of its side-3 graph from any early position
+  // because lone stones capture and recapture: it is compared on side 2.)
+  testing::GadurBoard<1> gm(3, {false, true});
+  CHECK(compare_methods(gm.play("a3 d3 d2 a1 b2 c4 b3 e5 c3"), 2) > 500);
+  testing::EnfargarBoard<1> e(3, {});
+  CHECK(compare_methods(e.play("a3 d3 c5 a2 b3 d2 b1 e4"), 2) > 10000);
+}
+
+TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[solver][dense]") {
+  testing::GadurBoard<1> b(2, {});
+  solver::SolveOptions o;
+  o.method = solver::SolveOptions::Method::kDense;
+  auto d = solver::solve_position(b.start(), o);
+  o.method = solver::SolveOptions::Method::kRetrograde;
+  auto r = solver::solve_position(b.start(), o);
+  CHECK(d.method == "dense");
+  CHECK(d.value == r.value);
+  CHECK(d.plies == r.plies);
+  REQUIRE(d.openings.size() == r.openings.size());
+  for (size_t i = 0; i < d.openings.size(); ++i) {
+    CHECK(d.openings[i].move == r.openings[i].move);
+    CHECK(d.openings[i].value == r.openings[i].value);
+    CHECK(d.openings[i].plies == r.openings[i].plies);
+  }
+  // auto keeps the hash retrograde (the dense method is opt-in for now);
+  // dense refuses what it does not support.
+  o.method = solver::SolveOptions::Method::kAuto;
+  CHECK(solver::solve_position(b.start(), o).method == "retrograde");
+  o.method = solver::SolveOptions::Method::kDense;
+  o.max_positions = 1000;
+  CHECK_THROWS_AS(solver::solve_position(b.start(), o), InputError);
+}
+
+namespace {
+solver::SolveReport solve_dense(const auto& root) {
+  solver::SolveOptions o;
+  o.method = solver::SolveOptions::Method::kDense;
+  o.threads = 2;
+  return solver::solve_position(root, o);
+}
+std::string openings_text(const solver::SolveReport& r) {
+  std::string s;
+  for (const auto& op : r.openings)
+    s += op.move + ":" + op.value.text() + ":" + std::to_string(op.plies) + " ";
+  return s;
+}
+}  // namespace
+
+// Expected values: README "Exact results" (hash retrograde, 2026-11-29;
+// merge-only also alpha-beta).
+TEST_CASE("dense: gadur side 3 from the empty board", "[solver][dense][.slow]") {
+  testing::GadurBoard<1> b(3, {});
+  auto r = solve_dense(b.start());
+  CHECK(r.value.kind == solver::Value::Kind::kDraw);
+  for (const auto& op : r.openings) CHECK(op.value.kind == solver::Value::Kind::kDraw);
+  CHECK(r.openings.size() == 4);
+  testing::GadurBoard<1> m(3, {false, true});
+  auto rm = solve_dense(m.start());
+  CHECK(rm.value.kind == solver::Value::Kind::kBlack);
+  CHECK(rm.plies == 30);
+  CHECK(openings_text(rm).find("c3:black") != std::string::npos);
+  for (const auto& op : rm.openings)
+    if (op.move != "c3") CHECK(op.value.kind == solver::Value::Kind::kWhite);
+}
+
+TEST_CASE("dense: enfargar side 3 from the empty board", "[solver][dense][.slow]") {
+  testing::EnfargarBoard<1> b(3, {});
+  auto r = solve_dense(b.start());
+  CHECK(r.value.kind == solver::Value::Kind::kStall);
+  CHECK(r.plies == 25);
+  CHECK(openings_text(r) == "a1:stall:24 a2:stall:24 b2:stall:24 c3:stall:23 ");
+}
+
+// Position by position on a whole side-3 game (the hash retrograde takes
+// about 3 CPU minutes and 1.8 GB here).
+TEST_CASE("dense = hash retrograde: gadur side 3 merge-only from the empty board, every position",
+          "[solver][dense][.slow]") {
+  testing::GadurBoard<1> m(3, {false, true});
+  CHECK(compare_methods(m.start(), 2) > 20000000);
+}
