@@ -32,7 +32,8 @@ size_t solved_in_checkpoint(const std::vector<std::string>& job, const std::stri
   auto r = loom::testing::run(probe);
   REQUIRE(r.code == 0);
   size_t n = 0;
-  for (const auto& o : last_json(r.out)["openings"]) n += !o["value"].is_null();
+  const json rep = last_json(r.out);  // kept alive: the loop reads into it
+  for (const auto& o : rep["openings"]) n += !o["value"].is_null();
   return n;
 }
 
