@@ -29,12 +29,12 @@ std::vector<std::string> rule_args(const nlohmann::json& rules) {
 
 /// Every proved fact of every rule set equals the one-off commands' answer.
 void check_against_commands(const std::string& game, const nlohmann::json& rep,
-                            const std::string& decisive_key) {
+                            const std::string& decisive_key, int size = 2) {
   REQUIRE(rep["game"] == game);
-  REQUIRE(rep["size"] == 2);
+  REQUIRE(rep["size"] == size);
   for (const auto& rs : rep["rule_sets"]) {
     INFO(rs["rules"].dump());
-    std::vector<std::string> base{"--size", "2"};
+    std::vector<std::string> base{"--size", std::to_string(size)};
     auto rules = rule_args(rs["rules"]);
     base.insert(base.end(), rules.begin(), rules.end());
     for (auto [prop, key] : {std::pair<std::string, std::string>{"termination", "termination"},
@@ -130,6 +130,30 @@ TEST_CASE("audit enfargar and migong side 2 equal verify and solve", "[audit]") 
                 "--play-size", "3", "--no-queries"});
   REQUIRE(m.code == 0);
   check_against_commands("migong", last_json(m.out), "decisive");
+}
+
+TEST_CASE("audit gadur and enfargar side 3 equal verify and solve (slow: minutes)",
+          "[audit][.slow]") {
+  // Side 3 needs budgets beyond the defaults (Gadur as written has about 34
+  // million positions up to symmetry).
+  const std::vector<std::string> budget{
+      "--size",      "3",           "--json",    "--games",     "20",
+      "--play-size", "3",           "--seconds", "20000",       "--max-positions",
+      "200000000",   "--max-nodes", "200000000", "--no-queries"};
+  auto g = run([&] {
+    std::vector<std::string> a{"audit", "gadur", "--variants", "--out", temp_dir("gadur3")};
+    a.insert(a.end(), budget.begin(), budget.end());
+    return a;
+  }());
+  REQUIRE(g.code == 0);
+  check_against_commands("gadur", last_json(g.out), "drawless", 3);
+  auto e = run([&] {
+    std::vector<std::string> a{"audit", "enfargar", "--out", temp_dir("enfargar3")};
+    a.insert(a.end(), budget.begin(), budget.end());
+    return a;
+  }());
+  REQUIRE(e.code == 0);
+  check_against_commands("enfargar", last_json(e.out), "drawless", 3);
 }
 
 TEST_CASE("audit runs the Z3 rule questions with their commands", "[audit]") {
