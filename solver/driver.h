@@ -164,6 +164,53 @@ bool scores_margins(const S& root) {
   return false;
 }
 
+/// The part of a report read from a finished win/loss/draw table, whatever
+/// the table (hash retrograde or dense): the root's value and plies, every
+/// opening class, and the principal variation. `lookup(s)` gives
+/// (value, plies to the end; -1 if not a finite line).
+template <Game S, class Lookup>
+void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, SolveReport& rep) {
+  std::tie(rep.value, rep.plies) = lookup(root);
+  typename S::Undo u;
+  for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
+    S c = root;
+    c.apply(m, u);
+    auto [v, p] = lookup(c);
+    rep.openings.push_back({root.move_name(m), count, v, p});
+  }
+  if (!o.pv) return;
+  // Winner: fastest win; loser: slowest loss; neutral: stay neutral.
+  S s = root;
+  std::vector<typename S::Move> ms;
+  std::vector<S> seen{s};
+  for (int ply = 0; ply < 400; ++ply) {
+    s.legal_moves(ms);
+    if (ms.empty()) break;
+    const Value v = lookup(s).first;
+    const bool mover_wins = v == Value::win(s.to_move());
+    std::optional<typename S::Move> pick;
+    int pick_d = 0;
+    for (const auto& m : ms) {
+      S c = s;
+      c.apply(m, u);
+      auto [cv, cd] = lookup(c);
+      if (!(cv == v)) continue;
+      if (!pick || (mover_wins ? cd < pick_d : cd > pick_d)) {
+        pick = m;
+        pick_d = cd;
+      }
+    }
+    if (!pick) throw std::logic_error("principal variation: no move keeps the value");
+    rep.pv.push_back(s.move_name(*pick));
+    s.apply(*pick, u);
+    if (std::find(seen.begin(), seen.end(), s) != seen.end()) {
+      rep.pv_repeats = true;
+      break;
+    }
+    seen.push_back(s);
+  }
+}
+
 template <Game S>
 SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& ctl) {
   using R = Retrograde<S>;
@@ -216,51 +263,14 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
   fill_counts();
   rep.complete = true;
 
-  auto plies_of = [&](const S& s) {
-    auto i = r.index_of(s);
-    if (!i || r.dist(*i) == R::kUndecided) return -1;
-    return static_cast<int>(r.dist(*i));
-  };
-  rep.value = r.value_of(root);
-  rep.plies = plies_of(root);
-  typename S::Undo u;
-  for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
-    S c = root;
-    c.apply(m, u);
-    rep.openings.push_back({root.move_name(m), count, r.value_of(c), plies_of(c)});
-  }
-  if (o.pv) {
-    // Winner: fastest win; loser: slowest loss; neutral: stay neutral.
-    S s = root;
-    std::vector<typename S::Move> ms;
-    std::vector<S> seen{s};
-    for (int ply = 0; ply < 400; ++ply) {
-      s.legal_moves(ms);
-      if (ms.empty()) break;
-      Value v = r.value_of(s);
-      std::optional<typename S::Move> pick;
-      int pick_d = 0;
-      for (const auto& m : ms) {
-        S c = s;
-        c.apply(m, u);
-        if (!(r.value_of(c) == v)) continue;
-        int d = plies_of(c);
-        bool mover_wins = v == Value::win(s.to_move());
-        if (!pick || (mover_wins ? d < pick_d : d > pick_d)) {
-          pick = m;
-          pick_d = d;
-        }
-      }
-      if (!pick) throw std::logic_error("principal variation: no move keeps the value");
-      rep.pv.push_back(s.move_name(*pick));
-      s.apply(*pick, u);
-      if (std::find(seen.begin(), seen.end(), s) != seen.end()) {
-        rep.pv_repeats = true;
-        break;
-      }
-      seen.push_back(s);
-    }
-  }
+  report_from_table(
+      root, o,
+      [&](const S& s) {
+        auto i = r.index_of(s);
+        int plies = !i || r.dist(*i) == R::kUndecided ? -1 : static_cast<int>(r.dist(*i));
+        return std::pair{r.value_of(s), plies};
+      },
+      rep);
   return rep;
 }
 
@@ -298,46 +308,8 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
     rep.terminals = d.terminals();
     rep.sweeps = d.sweeps();
     rep.bytes = d.bytes();
-    std::tie(rep.value, rep.plies) = d.lookup(root);
-    typename S::Undo u;
-    for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
-      S c = root;
-      c.apply(m, u);
-      auto [v, p] = d.lookup(c);
-      rep.openings.push_back({root.move_name(m), count, v, p});
-    }
-    if (o.pv) {
-      // Winner: fastest win; loser: slowest loss; neutral: stay neutral.
-      S s = root;
-      std::vector<typename S::Move> ms;
-      std::vector<S> seen{s};
-      for (int ply = 0; ply < 400; ++ply) {
-        s.legal_moves(ms);
-        if (ms.empty()) break;
-        Value v = d.lookup(s).first;
-        std::optional<typename S::Move> pick;
-        int pick_d = 0;
-        for (const auto& m : ms) {
-          S c = s;
-          c.apply(m, u);
-          auto [cv, cd] = d.lookup(c);
-          if (!(cv == v)) continue;
-          bool mover_wins = v == Value::win(s.to_move());
-          if (!pick || (mover_wins ? cd < pick_d : cd > pick_d)) {
-            pick = m;
-            pick_d = cd;
-          }
-        }
-        if (!pick) throw std::logic_error("principal variation: no move keeps the value");
-        rep.pv.push_back(s.move_name(*pick));
-        s.apply(*pick, u);
-        if (std::find(seen.begin(), seen.end(), s) != seen.end()) {
-          rep.pv_repeats = true;
-          break;
-        }
-        seen.push_back(s);
-      }
-    }
+    report_from_table(
+        root, o, [&](const S& s) { return d.lookup(s); }, rep);
     rep.seconds = ctl.elapsed();
     return rep;
   } else {

@@ -65,6 +65,45 @@ struct Groups {
       ++n;
     }
   }
+
+  /// The group a stone on c joins: c and these groups next to it.
+  Bitboard<W> joined_at(const HexMasks<W>& m, int c) const {
+    Bitboard<W> g = Bitboard<W>::single(c);
+    const Bitboard<W>& nb = m.neighbours(c);
+    for (int i = 0; i < n; ++i)
+      if (stones[i].intersects(nb)) g |= stones[i];
+    return g;
+  }
+
+  /// These groups as the enemies of a merged group g (RULES.md section 4):
+  /// the ones touching g, their stones and total size, and whether the merge
+  /// may be played (at least two groups whose total size, or under
+  /// exception=subset the two smallest, is at most |g|).
+  struct Merge {
+    int groups = 0;
+    int total = 0;
+    Bitboard<W> enemies;
+    bool legal = false;
+  };
+  Merge merging(const Bitboard<W>& g, int gsize, bool subset) const {
+    Merge r;
+    int s1 = 1 << 30, s2 = 1 << 30;
+    for (int i = 0; i < n; ++i) {
+      if (!halo[i].intersects(g)) continue;
+      ++r.groups;
+      const int s = size[i];
+      r.total += s;
+      r.enemies |= stones[i];
+      if (s < s1) {
+        s2 = s1;
+        s1 = s;
+      } else if (s < s2) {
+        s2 = s;
+      }
+    }
+    r.legal = r.groups >= 2 && (subset ? s1 + s2 <= gsize : r.total <= gsize);
+    return r;
+  }
 };
 
 }  // namespace
@@ -121,26 +160,8 @@ Bitboard<W> State<W>::legal_sites() const {
   if (theirs.n < 2) return legal;
   mine.build(m, own);
   cand.for_each([&](int c) {
-    BB g = BB::single(c);
-    const BB& nb = m.neighbours(c);
-    for (int i = 0; i < mine.n; ++i)
-      if (mine.stones[i].intersects(nb)) g |= mine.stones[i];
-    int gsize = g.count();
-    int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
-    for (int i = 0; i < theirs.n; ++i) {
-      if (!theirs.halo[i].intersects(g)) continue;
-      ++count;
-      int s = theirs.size[i];
-      total += s;
-      if (s < s1) {
-        s2 = s1;
-        s1 = s;
-      } else if (s < s2) {
-        s2 = s;
-      }
-    }
-    bool ok = count >= 2 && (ctx_->opt.subset ? s1 + s2 <= gsize : total <= gsize);
-    if (ok) legal.set(c);
+    const BB g = mine.joined_at(m, c);
+    if (theirs.merging(g, g.count(), ctx_->opt.subset).legal) legal.set(c);
   });
   return legal;
 }
@@ -162,25 +183,8 @@ bool State<W>::has_placement() const {
   bool found = false;
   cand.for_each([&](int c) {
     if (found) return;
-    BB g = BB::single(c);
-    const BB& nb = m.neighbours(c);
-    for (int i = 0; i < mine.n; ++i)
-      if (mine.stones[i].intersects(nb)) g |= mine.stones[i];
-    const int gsize = g.count();
-    int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
-    for (int i = 0; i < theirs.n; ++i) {
-      if (!theirs.halo[i].intersects(g)) continue;
-      ++count;
-      const int s = theirs.size[i];
-      total += s;
-      if (s < s1) {
-        s2 = s1;
-        s1 = s;
-      } else if (s < s2) {
-        s2 = s;
-      }
-    }
-    found = count >= 2 && (ctx_->opt.subset ? s1 + s2 <= gsize : total <= gsize);
+    const BB g = mine.joined_at(m, c);
+    found = theirs.merging(g, g.count(), ctx_->opt.subset).legal;
   });
   return found;
 }
@@ -267,30 +271,13 @@ int State<W>::placements(Placed* out) const {
     if (theirs.n >= 2) {
       mine.build(m, own);
       cand.for_each([&](int c) {
-        BB g = BB::single(c);
-        const BB& nb = m.neighbours(c);
-        for (int i = 0; i < mine.n; ++i)
-          if (mine.stones[i].intersects(nb)) g |= mine.stones[i];
+        const BB g = mine.joined_at(m, c);
         const int gsize = g.count();
-        int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
-        BB enemies;
-        for (int i = 0; i < theirs.n; ++i) {
-          if (!theirs.halo[i].intersects(g)) continue;
-          ++count;
-          const int s = theirs.size[i];
-          total += s;
-          enemies |= theirs.stones[i];
-          if (s < s1) {
-            s2 = s1;
-            s1 = s;
-          } else if (s < s2) {
-            s2 = s;
-          }
-        }
-        if (count < 2 || (ctx_->opt.subset ? s1 + s2 > gsize : total > gsize)) return;
+        const auto mg = theirs.merging(g, gsize, ctx_->opt.subset);
+        if (!mg.legal) return;
         Placed& p = out[n++];
         p.site = static_cast<int16_t>(c);
-        p.captured = total == gsize ? enemies : BB{};
+        p.captured = mg.total == gsize ? mg.enemies : BB{};
       });
     }
   }
@@ -346,21 +333,8 @@ void State<W>::retractions(std::vector<Placed>& out) const {
     }
     const BB g = group_of(m, c, mine);
     const int gsize = g.count();
-    int count = 0, total = 0, s1 = 1 << 30, s2 = 1 << 30;
-    for (int i = 0; i < their_groups.n; ++i) {
-      if (!their_groups.halo[i].intersects(g)) continue;
-      ++count;
-      const int s = their_groups.size[i];
-      total += s;
-      if (s < s1) {
-        s2 = s1;
-        s1 = s;
-      } else if (s < s2) {
-        s2 = s;
-      }
-    }
-    const bool legal = count >= 2 && (ctx_->opt.subset ? s1 + s2 <= gsize : total <= gsize);
-    if (legal && total != gsize) out.push_back({static_cast<int16_t>(c), BB{}});
+    const auto mg = their_groups.merging(g, gsize, ctx_->opt.subset);
+    if (mg.legal && mg.total != gsize) out.push_back({static_cast<int16_t>(c), BB{}});
     State q(ctx_, 0);
     q.stones_ = stones_;
     q.stones_[idx(last)].reset(c);
