@@ -1,12 +1,10 @@
 // loom render: an SVG diagram of any position of the five games
 // (puzzles/render.h draws it; this file only wires the options).
 #include <fstream>
-#include <sstream>
 
 #include "app/command.h"
-#include "app/typed_game.h"
+#include "app/render_game.h"
 #include "model/common/errors.h"
-#include "puzzles/render.h"
 
 namespace loom {
 
@@ -23,20 +21,10 @@ std::vector<CommandSpec> render_commands() {
                       auto game = ga->build();
                       puzzles::RenderOptions ro;
                       ro.caption = *caption;
-                      // The last move of the record is marked.
-                      std::istringstream rec(ga->record);
-                      for (std::string tok; rec >> tok;) ro.last_move = tok;
-                      std::string svg;
-                      visit_state(*game, [&](const auto& s) {
-                        using S = std::remove_cvref_t<decltype(s)>;
-                        if constexpr (std::is_same_v<S, NardyGame>) {
-                          std::optional<nardy::Roll> roll;
-                          if (ga->given("--dice")) roll = nardy::Roll::parse(ga->dice);
-                          svg = puzzles::render_nardy_svg(s.position(), s.options(), roll, ro);
-                        } else {
-                          svg = puzzles::render_svg(s, ro);
-                        }
-                      });
+                      ro.last_move = last_token(ga->record);  // marked
+                      std::optional<nardy::Roll> roll;
+                      if (ga->given("--dice")) roll = nardy::Roll::parse(ga->dice);
+                      const std::string svg = render_game_svg(*game, ro, roll);
                       std::ofstream f(*out_path, std::ios::binary | std::ios::trunc);
                       if (!f) throw InputError("cannot write " + *out_path);
                       f << svg;

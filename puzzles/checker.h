@@ -132,17 +132,8 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
     for (const auto& m : legal) {
       S c = s;
       c.apply(m, u);
-      MoveValue v = naive.value(c);
       // From the view of the side that moved, one ply longer.
-      if (c.to_move() != s.to_move()) {
-        if (v.kind == MoveValue::Kind::kWin)
-          v.kind = MoveValue::Kind::kLoss;
-        else if (v.kind == MoveValue::Kind::kLoss)
-          v.kind = MoveValue::Kind::kWin;
-        v.margin2 = -v.margin2;
-      }
-      if (v.plies >= 0) ++v.plies;
-      proved[s.move_name(m)] = v;
+      proved[s.move_name(m)] = naive.value(c).lifted(c.to_move() == s.to_move());
     }
   } catch (const SearchBudget&) {
     res.positions = naive.positions();

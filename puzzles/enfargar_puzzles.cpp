@@ -30,14 +30,9 @@ struct PuzzleTraits<enfargar::State<W>> {
     if (after.is_terminal() && after.passes() < 2) tags.insert("annihilation");
   }
 
+  /// The position in the mover's frame, by the spec's site order.
   static spec::Cells frame(const spec::HexBoard& b, const S& s, Color me) {
-    spec::Cells c(b.size(), 0);
-    for (int i = 0; i < b.size(); ++i) {
-      int site = *s.geo().parse(b.name(i));
-      if (s.stones(me).test(site)) c[i] = 1;
-      if (s.stones(other(me)).test(site)) c[i] = 2;
-    }
-    return c;
+    return mover_frame(b, s.geo(), s.stones(me), s.stones(other(me)));
   }
   /// The spec relation covers placements; a listed pass must be the only
   /// move, and is then right exactly when the spec allows no placement.

@@ -36,13 +36,7 @@ struct PuzzleTraits<fiodar::State<W>> {
 
   static spec::Cells frame(const spec::HexBoard& b, const HexGeometry& g,
                            const fiodar::Board<W>& board, Color me) {
-    spec::Cells c(b.size(), 0);
-    for (int i = 0; i < b.size(); ++i) {
-      int site = *g.parse(b.name(i));
-      if (board[idx(me)].test(site)) c[i] = 1;
-      if (board[idx(other(me))].test(site)) c[i] = 2;
-    }
-    return c;
+    return mover_frame(b, g, board[idx(me)], board[idx(other(me))]);
   }
   static std::string spec_confirm(const S& s, const std::vector<Move>& listed) {
     spec::HexBoard b(s.geo().side());

@@ -29,13 +29,7 @@ struct PuzzleTraits<gadur::State<W>> {
 
   /// The position in the mover's frame, by the spec's site order.
   static spec::Cells frame(const spec::HexBoard& b, const S& s, Color me) {
-    spec::Cells c(b.size(), 0);
-    for (int i = 0; i < b.size(); ++i) {
-      int site = *s.geo().parse(b.name(i));
-      if (s.stones(me).test(site)) c[i] = 1;
-      if (s.stones(other(me)).test(site)) c[i] = 2;
-    }
-    return c;
+    return mover_frame(b, s.geo(), s.stones(me), s.stones(other(me)));
   }
   static std::string spec_confirm(const S& s, const std::vector<Move>& listed) {
     spec::HexBoard b(s.geo().side());

@@ -247,13 +247,9 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
     if (!here.empty()) rep.rejected["proved, not kept (per-game or count limit)"] += here.size();
   }
   ctl.clear_status();
-  std::stable_sort(found.begin(), found.end(),
-                   [](const Found& a, const Found& b) { return a.difficulty < b.difficulty; });
+  order_and_name(found,
+                 opt.game + "-" + std::to_string(opt.size) + "-s" + std::to_string(opt.seed));
   for (size_t i = 0; i < found.size(); ++i) {
-    char num[32];
-    std::snprintf(num, sizeof num, "%03zu", i + 1);
-    found[i].j["id"] =
-        opt.game + "-" + std::to_string(opt.size) + "-s" + std::to_string(opt.seed) + "-" + num;
     RenderOptions ro;
     ro.last_move = found[i].last;
     ro.caption = std::string(color_name(T::colour_to_move(found[i].state))) + " to move: " +

@@ -9,32 +9,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "puzzles/render.h"
+
 namespace loom::puzzles {
 
 namespace {
-
-std::string esc(std::string_view s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
 
 std::string str_field(const nlohmann::json& p, const char* key) {
   auto it = p.find(key);
@@ -271,9 +250,10 @@ std::string collection_html(const std::string& title, const std::vector<nlohmann
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-    << "<link rel=\"icon\" href=\"data:,\">\n<title>" << esc(title) << "</title>\n<style>" << kCss
-    << "</style>\n</head>\n<body>\n<h1>" << esc(title) << "</h1>\n<p class=\"summary\">"
-    << puzzles.size() << (puzzles.size() == 1 ? " puzzle" : " puzzles")
+    << "<link rel=\"icon\" href=\"data:,\">\n<title>" << markup_escape(title) << "</title>\n<style>"
+    << kCss << "</style>\n</head>\n<body>\n<h1>" << markup_escape(title)
+    << "</h1>\n<p class=\"summary\">" << puzzles.size()
+    << (puzzles.size() == 1 ? " puzzle" : " puzzles")
     << ". Click a point or cell (Long Nardy: a turn; Migong: a cell, then a piece) to answer."
     << "</p>\n";
   nlohmann::json all = nlohmann::json::array();
@@ -284,13 +264,14 @@ std::string collection_html(const std::string& title, const std::vector<nlohmann
     std::string where = game_title(game);
     if (game != "nardy") where += ", side " + str_field(p, "size");
     o << "<section class=\"puzzle\" id=\"puzzle-" << i + 1 << "\" data-index=\"" << i
-      << "\" data-id=\"" << esc(str_field(p, "id")) << "\" data-game=\"" << esc(game) << "\">\n"
-      << "<h2>" << i + 1 << ". " << esc(str_field(p, "id")) << "</h2>\n"
-      << "<p class=\"meta\">" << esc(where) << " &middot; <span class=\"to-move\">"
-      << esc(side_title(game, str_field(p, "to_move"))) << " to move</span> &middot; "
-      << "<span class=\"difficulty\">difficulty " << esc(str_field(p, "difficulty"))
+      << "\" data-id=\"" << markup_escape(str_field(p, "id")) << "\" data-game=\""
+      << markup_escape(game) << "\">\n"
+      << "<h2>" << i + 1 << ". " << markup_escape(str_field(p, "id")) << "</h2>\n"
+      << "<p class=\"meta\">" << markup_escape(where) << " &middot; <span class=\"to-move\">"
+      << markup_escape(side_title(game, str_field(p, "to_move"))) << " to move</span> &middot; "
+      << "<span class=\"difficulty\">difficulty " << markup_escape(str_field(p, "difficulty"))
       << "</span></p>\n"
-      << "<p class=\"question\">" << esc(question_text(p)) << "</p>\n"
+      << "<p class=\"question\">" << markup_escape(question_text(p)) << "</p>\n"
       << "<div class=\"diagram\">" << svgs[i] << "</div>\n"
       << "<div class=\"choices\"></div><div class=\"extra\"></div>\n"
       << "<p class=\"feedback\" aria-live=\"polite\"></p>\n"

@@ -454,13 +454,9 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
           here.size() - static_cast<size_t>(take);
   }
   ctl.clear_status();
-  std::stable_sort(found.begin(), found.end(),
-                   [](const Found& a, const Found& b) { return a.difficulty < b.difficulty; });
+  order_and_name(found,
+                 "nardy-c" + std::to_string(mo.max_checkers) + "-s" + std::to_string(mo.seed));
   for (size_t i = 0; i < found.size(); ++i) {
-    char num[32];
-    std::snprintf(num, sizeof num, "%03zu", i + 1);
-    found[i].j["id"] =
-        "nardy-c" + std::to_string(mo.max_checkers) + "-s" + std::to_string(mo.seed) + "-" + num;
     RenderOptions ro;
     ro.caption = std::string(found[i].pos.to_move() == Color::kWhite ? "White" : "Black") +
                  " to play " + found[i].roll.name() + ": find the turn with the best chance";

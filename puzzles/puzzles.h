@@ -9,7 +9,9 @@
 // independent of the generator.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -139,5 +141,19 @@ LOOM_PUZZLE_EXTERN(enfargar::State<5>)
 LOOM_PUZZLE_EXTERN(migong::State<1>)
 LOOM_PUZZLE_EXTERN(migong::State<3>)
 #undef LOOM_PUZZLE_EXTERN
+
+/// A collection's order and names: sorted by difficulty (stable, so equal
+/// difficulties keep the generator's order), ids PREFIX-001, PREFIX-002, ...
+/// `F` has `difficulty` and the puzzle object `j`.
+template <class F>
+void order_and_name(std::vector<F>& found, const std::string& prefix) {
+  std::stable_sort(found.begin(), found.end(),
+                   [](const F& a, const F& b) { return a.difficulty < b.difficulty; });
+  for (size_t i = 0; i < found.size(); ++i) {
+    char num[32];
+    std::snprintf(num, sizeof num, "%03zu", i + 1);
+    found[i].j["id"] = prefix + "-" + num;
+  }
+}
 
 }  // namespace loom::puzzles

@@ -19,32 +19,7 @@
 
 namespace loom::puzzles {
 
-namespace {
-
-constexpr double kUnit = 40.0;  // pixels between neighbouring sites
-const double kSqrt3 = std::sqrt(3.0);
-
-constexpr const char* kBlackFill = "#1d1d1f";
-constexpr const char* kWhiteFill = "#fbfbf8";
-constexpr const char* kBlue = "#2f6fd6";
-constexpr const char* kYellow = "#f2c230";
-constexpr const char* kMark = "#d62d20";
-
-enum class Look { kPoints, kCells, kMigong };
-
-/// What a hex diagram shows, independent of the game's state type.
-struct BoardView {
-  const HexGeometry* geo = nullptr;
-  Look look = Look::kPoints;
-  std::string title;         ///< "Gadur, side 3"
-  std::string status;        ///< "Black to move", "game over: ..."
-  std::vector<int> stone;    ///< per padded site: -1 none, 0 black, 1 white
-  std::vector<int> pattern;  ///< Migong: per padded site, -1 empty or 0..63
-  const migong::EdgeColouring* edges = nullptr;
-  int centre_border = -1;  ///< Migong: the centre site (not a cell)
-};
-
-std::string esc(std::string_view s) {
+std::string markup_escape(std::string_view s) {
   std::string o;
   o.reserve(s.size());
   for (char c : s) {
@@ -74,6 +49,31 @@ std::string esc(std::string_view s) {
   }
   return o;
 }
+
+namespace {
+
+constexpr double kUnit = 40.0;  // pixels between neighbouring sites
+const double kSqrt3 = std::sqrt(3.0);
+
+constexpr const char* kBlackFill = "#1d1d1f";
+constexpr const char* kWhiteFill = "#fbfbf8";
+constexpr const char* kBlue = "#2f6fd6";
+constexpr const char* kYellow = "#f2c230";
+constexpr const char* kMark = "#d62d20";
+
+enum class Look { kPoints, kCells, kMigong };
+
+/// What a hex diagram shows, independent of the game's state type.
+struct BoardView {
+  const HexGeometry* geo = nullptr;
+  Look look = Look::kPoints;
+  std::string title;         ///< "Gadur, side 3"
+  std::string status;        ///< "Black to move", "game over: ..."
+  std::vector<int> stone;    ///< per padded site: -1 none, 0 black, 1 white
+  std::vector<int> pattern;  ///< Migong: per padded site, -1 empty or 0..63
+  const migong::EdgeColouring* edges = nullptr;
+  int centre_border = -1;  ///< Migong: the centre site (not a cell)
+};
 
 std::string num(double v) {
   char buf[32];
@@ -125,7 +125,7 @@ void text(std::ostringstream& o, Pt p, const std::string& s, double size, const 
           const char* extra = "") {
   o << "<text x=\"" << num(p.x) << "\" y=\"" << num(p.y) << "\" font-size=\"" << num(size)
     << "\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" fill=\""
-    << fill << "\"" << extra << ">" << esc(s) << "</text>";
+    << fill << "\"" << extra << ">" << markup_escape(s) << "</text>";
 }
 
 std::string draw_hex(const BoardView& v, const RenderOptions& o) {

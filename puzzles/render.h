@@ -10,11 +10,18 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/nardy/nardy.h"
 
 namespace loom::puzzles {
+
+/// Text for XML and HTML (element text and attribute values): & < > " '
+/// as entities, control characters other than newline and tab as spaces
+/// (XML 1.0 forbids them). Shared by the SVG, the collection page and the
+/// audit report.
+std::string markup_escape(std::string_view s);
 
 struct RenderOptions {
   std::string last_move;              ///< a move token to mark ("" none)

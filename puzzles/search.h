@@ -41,6 +41,22 @@ struct MoveValue {
   int plies = -1;       ///< kWin/kLoss: plies to the end under fast-win, slow-loss play
   int32_t margin2 = 0;  ///< kMargin: the mover's score minus the opponent's, half points
   bool operator==(const MoveValue&) const = default;
+
+  /// This value of a child seen from the parent's mover, one ply longer
+  /// (`same_mover`: the child has the parent's side to move, e.g. after a
+  /// swap).
+  MoveValue lifted(bool same_mover) const {
+    MoveValue v = *this;
+    if (!same_mover) {
+      if (v.kind == Kind::kWin)
+        v.kind = Kind::kLoss;
+      else if (v.kind == Kind::kLoss)
+        v.kind = Kind::kWin;
+      v.margin2 = -v.margin2;
+    }
+    if (v.plies >= 0) ++v.plies;
+    return v;
+  }
 };
 
 /// "win", "loss", "draw", "stall" or the margin in points.
@@ -281,20 +297,6 @@ class NaiveSolver {
     return v;
   }
 
-  /// A child's value seen from the parent's mover, one ply longer.
-  static MoveValue lift(const MoveValue& c, bool same_mover) {
-    MoveValue v = c;
-    if (!same_mover) {
-      if (v.kind == MoveValue::Kind::kWin)
-        v.kind = MoveValue::Kind::kLoss;
-      else if (v.kind == MoveValue::Kind::kLoss)
-        v.kind = MoveValue::Kind::kWin;
-      v.margin2 = -v.margin2;
-    }
-    if (v.plies >= 0) ++v.plies;
-    return v;
-  }
-
   /// Mover's preference: win (faster first) > neutral > loss (slower first);
   /// margins by size.
   static bool better(const MoveValue& a, const MoveValue& b) {
@@ -327,7 +329,7 @@ class NaiveSolver {
     for (auto it = ms.rbegin(); it != ms.rend(); ++it) {
       S c = s;
       c.apply(*it, u);
-      MoveValue v = lift(dfs(c), c.to_move() == me);
+      MoveValue v = dfs(c).lifted(c.to_move() == me);
       if (!best || better(v, *best)) best = v;
     }
     path_.pop_back();
@@ -385,7 +387,7 @@ class NaiveSolver {
             all = false;
             continue;
           }
-          MoveValue v = lift(*val[j], states_[j].to_move() == me);
+          MoveValue v = val[j]->lifted(states_[j].to_move() == me);
           if (v.kind == MoveValue::Kind::kWin) win = true;
           if (!best || better(v, *best)) best = v;
         }

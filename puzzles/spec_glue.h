@@ -11,10 +11,25 @@
 #include <string>
 #include <vector>
 
+#include "model/common/hex.h"
 #include "properties/spec/encoder.h"
 #include "properties/spec/hex_position.h"
 
 namespace loom::puzzles {
+
+/// A two-colour position in the mover's frame, by the spec's site order:
+/// 1 where `mine` has a stone, 2 where `theirs` has, 0 empty.
+template <class BB>
+spec::Cells mover_frame(const spec::HexBoard& b, const HexGeometry& g, const BB& mine,
+                        const BB& theirs) {
+  spec::Cells c(b.size(), 0);
+  for (int i = 0; i < b.size(); ++i) {
+    int site = *g.parse(b.name(i));
+    if (mine.test(site)) c[i] = 1;
+    if (theirs.test(site)) c[i] = 2;
+  }
+  return c;
+}
 
 /// One candidate move: `move` fixes the spec's move variables; `result` is
 /// nullopt if the puzzle does not list it, else the model's position after

@@ -17,6 +17,7 @@
 #include "app/audit/playouts.h"
 #include "app/audit/report_html.h"
 #include "app/registry.h"
+#include "app/render_game.h"
 #include "app/solve_output.h"
 #include "app/typed_game.h"
 #include "model/common/errors.h"
@@ -427,17 +428,8 @@ Diagram diagram_for(const std::string& game, std::optional<int> size,
   g->play_record(record);
   // The SVG of `loom render` (puzzles/render.h), the last move marked.
   puzzles::RenderOptions ro;
-  std::istringstream in(record);
-  for (std::string t; in >> t;) ro.last_move = t;
-  std::string svg;
-  visit_state(*g, [&](const auto& s) {
-    using S = std::remove_cvref_t<decltype(s)>;
-    if constexpr (std::is_same_v<S, NardyGame>)
-      svg = "<pre>" + html_escape(g->show()) + "</pre>";  // no record for a dice game
-    else
-      svg = puzzles::render_svg(s, ro);
-  });
-  return {title + (record.empty() ? " (the start)" : ": " + record), svg};
+  ro.last_move = last_token(record);
+  return {title + (record.empty() ? " (the start)" : ": " + record), render_game_svg(*g, ro)};
 }
 
 /// Diagrams of a rule set's witnesses.

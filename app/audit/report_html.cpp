@@ -3,32 +3,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "puzzles/render.h"
+
 namespace loom::audit {
 
 using json = nlohmann::json;
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 namespace {
 
@@ -50,11 +29,12 @@ void property_row(std::ostringstream& h, const std::string& name, const json& p)
   std::string cls = p["holds"].is_null() ? "open" : p["holds"] == true ? "ok" : "hole";
   h << "<tr><td>" << name << "</td><td class=\"" << cls << "\">" << holds << "</td><td>";
   if (!p["witness"].is_null())
-    h << "<code>" << html_escape(p["witness"].get<std::string>()) << "</code>";
+    h << "<code>" << puzzles::markup_escape(p["witness"].get<std::string>()) << "</code>";
   if (p.contains("note"))
-    h << " <span class=\"note\">" << html_escape(p["note"].get<std::string>()) << "</span>";
+    h << " <span class=\"note\">" << puzzles::markup_escape(p["note"].get<std::string>())
+      << "</span>";
   h << "</td><td>" << p.value("positions", uint64_t{0}) << "</td><td><code>"
-    << html_escape(p.value("command", std::string())) << "</code></td></tr>\n";
+    << puzzles::markup_escape(p.value("command", std::string())) << "</code></td></tr>\n";
 }
 
 }  // namespace
@@ -63,7 +43,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
   std::ostringstream h;
   const std::string game = r["game"].get<std::string>();
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Loom audit: "
-    << html_escape(game) << "</title>\n<style>\n"
+    << puzzles::markup_escape(game) << "</title>\n<style>\n"
     << "body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#222}\n"
     << "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;"
        "text-align:left;vertical-align:top}\n"
@@ -71,10 +51,10 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
        "font-size:90%}\n"
     << "section{border-top:2px solid #888;margin-top:1.5em}pre{background:#f6f6f6;padding:.4em}\n"
     << ".diagram{display:inline-block;margin:.5em;vertical-align:top}\n</style></head><body>\n";
-  h << "<h1>Rule audit: " << html_escape(game) << "</h1>\n<p>Proofs on side " << text_of(r["size"])
-    << ", playouts on side " << text_of(r["play_size"]) << " (" << r["games_per_policy"].get<int>()
-    << " games per policy, seed " << r["seed"].dump() << "). Budget " << r["seconds_budget"].dump()
-    << " s; the audit took ";
+  h << "<h1>Rule audit: " << puzzles::markup_escape(game) << "</h1>\n<p>Proofs on side "
+    << text_of(r["size"]) << ", playouts on side " << text_of(r["play_size"]) << " ("
+    << r["games_per_policy"].get<int>() << " games per policy, seed " << r["seed"].dump()
+    << "). Budget " << r["seconds_budget"].dump() << " s; the audit took ";
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", r["seconds"].get<double>());
   h << secs << " s. A part that did not finish says so: nothing here is a guess.</p>\n";
@@ -85,10 +65,10 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     for (auto it = s["rules"].begin(); it != s["rules"].end(); ++it)
       rules += (rules.empty() ? "" : " ") + it.key() + "=" + it.value().get<std::string>();
     h << "<section class=\"ruleset\" id=\"set" << i << "\"><h2>"
-      << html_escape(s["label"].get<std::string>()) << ": <code>" << html_escape(rules)
-      << "</code></h2>\n<h3>Verdict</h3><ul class=\"verdict\">\n";
+      << puzzles::markup_escape(s["label"].get<std::string>()) << ": <code>"
+      << puzzles::markup_escape(rules) << "</code></h2>\n<h3>Verdict</h3><ul class=\"verdict\">\n";
     for (const auto& v : s["verdict"])
-      h << "<li>" << html_escape(v.get<std::string>()) << "</li>\n";
+      h << "<li>" << puzzles::markup_escape(v.get<std::string>()) << "</li>\n";
     h << "</ul>\n<h3>Proved on the small board</h3>\n<table><tr><th>property</th><th>result</th>"
          "<th>witness</th><th>positions</th><th>reproduce</th></tr>\n";
     property_row(h, "termination", s["termination"]);
@@ -96,19 +76,20 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     property_row(h, dk, s[dk]);
     h << "</table>\n";
     const auto& sol = s["solution"];
-    h << "<p>Value under perfect play: <b>" << html_escape(text_of(sol["value"])) << "</b>"
-      << (sol["complete"] == true ? "" : " (not complete)");
+    h << "<p>Value under perfect play: <b>" << puzzles::markup_escape(text_of(sol["value"]))
+      << "</b>" << (sol["complete"] == true ? "" : " (not complete)");
     if (sol.contains("note"))
-      h << " <span class=\"note\">" << html_escape(sol["note"].get<std::string>()) << "</span>";
+      h << " <span class=\"note\">" << puzzles::markup_escape(sol["note"].get<std::string>())
+        << "</span>";
     if (sol.contains("command"))
-      h << " — <code>" << html_escape(sol["command"].get<std::string>()) << "</code>";
+      h << " — <code>" << puzzles::markup_escape(sol["command"].get<std::string>()) << "</code>";
     h << "</p>\n";
     if (sol.contains("openings") && !sol["openings"].empty()) {
       h << "<table><tr><th>opening</th><th>value</th><th>pie</th></tr>\n";
       for (const auto& o : sol["openings"])
-        h << "<tr><td>" << html_escape(o["move"].get<std::string>()) << "</td><td>"
-          << html_escape(text_of(o["value"])) << "</td><td>"
-          << html_escape(o.value("pie", std::string(""))) << "</td></tr>\n";
+        h << "<tr><td>" << puzzles::markup_escape(o["move"].get<std::string>()) << "</td><td>"
+          << puzzles::markup_escape(text_of(o["value"])) << "</td><td>"
+          << puzzles::markup_escape(o.value("pie", std::string(""))) << "</td></tr>\n";
       h << "</table>\n";
     }
     if (s.contains("queries") && !s["queries"].empty()) {
@@ -120,10 +101,11 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
             : q.value("proof", false)
                 ? (q.value("proved", false) ? "proved (never fires / always holds)" : "refuted")
                 : (q["result"] == "sat" ? "occurs" : "never occurs");
-        h << "<tr><td>" << html_escape(q["name"].get<std::string>()) << ": "
-          << html_escape(q["summary"].get<std::string>()) << "</td><td>" << ans << "</td><td><code>"
-          << html_escape(q.value("witness", std::string())) << "</code></td><td><code>"
-          << html_escape(q.value("command", std::string())) << "</code></td></tr>\n";
+        h << "<tr><td>" << puzzles::markup_escape(q["name"].get<std::string>()) << ": "
+          << puzzles::markup_escape(q["summary"].get<std::string>()) << "</td><td>" << ans
+          << "</td><td><code>" << puzzles::markup_escape(q.value("witness", std::string()))
+          << "</code></td><td><code>" << puzzles::markup_escape(q.value("command", std::string()))
+          << "</code></td></tr>\n";
       }
       h << "</table>\n";
     }
@@ -132,25 +114,28 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
       h << "<h3>Where this rule set differs from the base rules</h3>\n<p>";
       if (d["found"] == true) {
         h << "After <code>"
-          << html_escape(d["record"].get<std::string>().empty() ? "(the start)"
-                                                                : d["record"].get<std::string>())
+          << puzzles::markup_escape(d["record"].get<std::string>().empty()
+                                        ? "(the start)"
+                                        : d["record"].get<std::string>())
           << "</code>:</p><ul>\n";
         for (const auto& x : d["differs"]) {
           std::string mv = x["move"].is_null() ? "the result" : x["move"].get<std::string>();
           std::string da = x["default"].get<std::string>(), db = x["variant"].get<std::string>();
           if (da.find('\n') == std::string::npos)
-            h << "<li><code>" << html_escape(mv) << "</code>: " << html_escape(da)
-              << " under the base rules, " << html_escape(db) << " here</li>\n";
+            h << "<li><code>" << puzzles::markup_escape(mv)
+              << "</code>: " << puzzles::markup_escape(da) << " under the base rules, "
+              << puzzles::markup_escape(db) << " here</li>\n";
           else
-            h << "<li><code>" << html_escape(mv) << "</code> leads to different positions:"
-              << "<div class=\"diagram\">base<pre>" << html_escape(da)
-              << "</pre></div><div class=\"diagram\">this rule set<pre>" << html_escape(db)
-              << "</pre></div></li>\n";
+            h << "<li><code>" << puzzles::markup_escape(mv)
+              << "</code> leads to different positions:"
+              << "<div class=\"diagram\">base<pre>" << puzzles::markup_escape(da)
+              << "</pre></div><div class=\"diagram\">this rule set<pre>"
+              << puzzles::markup_escape(db) << "</pre></div></li>\n";
         }
         h << "</ul>\n";
       } else {
-        h << html_escape(text_of(d["found"]) +
-                         (d.contains("note") ? ": " + d["note"].get<std::string>() : ""))
+        h << puzzles::markup_escape(text_of(d["found"]) +
+                                    (d.contains("note") ? ": " + d["note"].get<std::string>() : ""))
           << "</p>\n";
       }
     }
@@ -166,7 +151,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
           << pct(p["ci95"][0].get<double>()) << " – " << pct(p["ci95"][1].get<double>()) << ")";
       h << "</td><td>";
       for (auto it = p["endings"].begin(); it != p["endings"].end(); ++it)
-        h << html_escape(it.key()) << ": " << it.value().dump() << "<br>";
+        h << puzzles::markup_escape(it.key()) << ": " << it.value().dump() << "<br>";
       h << "</td><td>";
       if (!p["length"].is_null()) {
         char b[96];
@@ -178,14 +163,14 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
       std::snprintf(br, sizeof br, "%.1f", p["branching"].get<double>());
       h << "</td><td>" << br << "</td></tr>\n";
       if (p.contains("note"))
-        h << "<tr><td colspan=\"6\" class=\"note\">" << html_escape(p["note"].get<std::string>())
-          << "</td></tr>\n";
+        h << "<tr><td colspan=\"6\" class=\"note\">"
+          << puzzles::markup_escape(p["note"].get<std::string>()) << "</td></tr>\n";
     }
     h << "</table>\n";
     if (i < diagrams.size() && !diagrams[i].empty()) {
       h << "<h3>Diagrams</h3>\n";
       for (const auto& d : diagrams[i])
-        h << "<div class=\"diagram\"><div>" << html_escape(d.title) << "</div>" << d.html
+        h << "<div class=\"diagram\"><div>" << puzzles::markup_escape(d.title) << "</div>" << d.html
           << "</div>\n";
     }
     h << "</section>\n";

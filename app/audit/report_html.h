@@ -18,7 +18,4 @@ struct Diagram {
 std::string report_html(const nlohmann::json& report,
                         const std::vector<std::vector<Diagram>>& diagrams);
 
-/// Escapes &, <, >, " for HTML text and attributes.
-std::string html_escape(const std::string& s);
-
 }  // namespace loom::audit

@@ -9,9 +9,8 @@
 #include <sstream>
 
 #include "app/registry.h"
-#include "app/typed_game.h"
+#include "app/render_game.h"
 #include "puzzles/html.h"
-#include "puzzles/render.h"
 
 using namespace loom;
 
@@ -37,17 +36,9 @@ std::string render_puzzle(const nlohmann::json& p) {
   } else {
     std::string record = p.value("record", "");
     g->play_record(record);
-    std::istringstream in(record);
-    for (std::string t; in >> t;) ro.last_move = t;
+    ro.last_move = last_token(record);
   }
-  std::string svg;
-  visit_state(*g, [&](const auto& s) {
-    using S = std::remove_cvref_t<decltype(s)>;
-    if constexpr (std::is_same_v<S, NardyGame>)
-      svg = puzzles::render_nardy_svg(s.position(), s.options(), roll, ro);
-    else
-      svg = puzzles::render_svg(s, ro);
-  });
+  const std::string svg = render_game_svg(*g, ro, roll);
   return svg;
 }
 
