@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "model/common/zobrist.h"
+
 extern char** environ;
 
 namespace loom::testing {
@@ -63,6 +65,11 @@ struct ChildProcess {
     pid = -1;
     return status;
   }
+  /// True while the child has not ended (it is not reaped here).
+  bool running() {
+    int status = 0;
+    return ::waitpid(pid, &status, WNOHANG) == 0;
+  }
   /// Waits at most `seconds`; true (and status set) if it ended.
   bool wait_for(double seconds, int& status) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -96,13 +103,7 @@ struct ChildProcess {
 /// Seeded uniform doubles in [0, 1) (splitmix64), the same on every platform.
 struct KillClock {
   uint64_t state;
-  double next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) / 9007199254740992.0;
-  }
+  double next() { return static_cast<double>(splitmix64(state) >> 11) / 9007199254740992.0; }
 };
 
 /// Runs `binary args` repeatedly, each run SIGKILLed after a seeded random

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/common/errors.h"
+#include "model/common/zobrist.h"
 #include "tests/common/child_process.h"
 #include "tests/common/cli_run.h"
 
@@ -25,12 +26,7 @@ namespace {
 
 struct Gen {
   uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return loom::splitmix64(s); }
   size_t below(size_t n) { return static_cast<size_t>(next() % n); }
   template <class T>
   const T& pick(const std::vector<T>& v) {

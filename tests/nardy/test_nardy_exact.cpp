@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "model/common/errors.h"
+#include "model/common/zobrist.h"
 #include "solver/nardy/bearoff.h"
 #include "solver/nardy/fewcheckers.h"
 
@@ -40,13 +41,6 @@ int reaching(int d) {
   return n;
 }
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 fs::path temp_dir(const std::string& name) {
   fs::path d =
       fs::temp_directory_path() / ("loom-nardy-exact-" + name + "-" + std::to_string(::getpid()));
@@ -60,6 +54,44 @@ const TwoSided& table(int n) {
   auto it = t.find(n);
   if (it == t.end()) it = t.emplace(n, TwoSided::build(n, 2)).first;
   return it->second;
+}
+
+/// Plays 20,000 seeded games from (a0 to move, b0) with both sides choosing
+/// the table's best turn and checks the first mover's win rate against the
+/// table's value within 4 sigma (a false alarm 1 in 15,000).
+void check_monte_carlo(const TwoSided& t, uint32_t a0, uint32_t b0, uint64_t& s) {
+  const Successors& S = Successors::get();
+  const int games = 20000;
+  int wins = 0;
+  for (int g = 0; g < games; ++g) {
+    uint32_t me = a0, them = b0;
+    bool mover_is_first = true;
+    for (;;) {
+      int d1 = static_cast<int>(splitmix64(s) % 6) + 1,
+          d2 = static_cast<int>(splitmix64(s) % 6) + 1;
+      Roll roll{static_cast<uint8_t>(std::max(d1, d2)), static_cast<uint8_t>(std::min(d1, d2))};
+      int r = static_cast<int>(std::find(all_rolls().begin(), all_rolls().end(), roll) -
+                               all_rolls().begin());
+      uint32_t best = 0;
+      double bv = -1;
+      for (uint16_t x : S.of(me, r)) {
+        double v = 1 - t.p_win(them, x);  // x = 0: borne off, P(them, 0) = 0
+        if (v > bv) bv = v, best = x;
+      }
+      if (best == 0) {
+        wins += mover_is_first;
+        break;
+      }
+      me = best;
+      std::swap(me, them);
+      mover_is_first = !mover_is_first;
+    }
+  }
+  double p = t.p_win(a0, b0);
+  double sigma = std::sqrt(p * (1 - p) / games);
+  double freq = static_cast<double>(wins) / games;
+  INFO("pair " << a0 << "," << b0 << " table " << p << " simulated " << freq << " sigma " << sigma);
+  CHECK(std::abs(freq - p) <= 4 * sigma + 1e-3);
 }
 
 }  // namespace
@@ -91,11 +123,11 @@ TEST_CASE("nardy exact: successors are the generator's and ignore the opponent's
   std::vector<Position> out;
   int compared = 0;
   for (int i = 0; i < 3000; ++i) {
-    uint32_t a = 1 + static_cast<uint32_t>(splitmix(s) % (kHomePositions - 1));
-    uint32_t b = 1 + static_cast<uint32_t>(splitmix(s) % (kHomePositions - 1));
-    int r = static_cast<int>(splitmix(s) % kRolls);
+    uint32_t a = 1 + static_cast<uint32_t>(splitmix64(s) % (kHomePositions - 1));
+    uint32_t b = 1 + static_cast<uint32_t>(splitmix64(s) % (kHomePositions - 1));
+    int r = static_cast<int>(splitmix64(s) % kRolls);
     Position p = home_position(home_at(a), home_at(b), Color::kWhite);
-    if (splitmix(s) % 2) p = home_position(home_at(b), home_at(a), Color::kBlack);
+    if (splitmix64(s) % 2) p = home_position(home_at(b), home_at(a), Color::kBlack);
     gen.positions(p, all_rolls()[static_cast<size_t>(r)], out);
     std::set<uint16_t> got;
     for (const Position& q : out) {
@@ -227,42 +259,11 @@ TEST_CASE("nardy exact: points are 2 p - 1 where no side can be marsed", "[nardy
 TEST_CASE("nardy exact: seeded Monte Carlo of table-optimal play agrees with the table",
           "[nardy][exact]") {
   const TwoSided& t = table(5);
-  const Successors& S = Successors::get();
   uint64_t s = 2024;
   for (int trial = 0; trial < 4; ++trial) {
-    uint32_t a0 = 1 + static_cast<uint32_t>(splitmix(s) % (t.size() - 1));
-    uint32_t b0 = 1 + static_cast<uint32_t>(splitmix(s) % (t.size() - 1));
-    const int games = 20000;
-    int wins = 0;
-    for (int g = 0; g < games; ++g) {
-      uint32_t me = a0, them = b0;
-      bool mover_is_first = true;
-      for (;;) {
-        int d1 = static_cast<int>(splitmix(s) % 6) + 1, d2 = static_cast<int>(splitmix(s) % 6) + 1;
-        Roll roll{static_cast<uint8_t>(std::max(d1, d2)), static_cast<uint8_t>(std::min(d1, d2))};
-        int r = static_cast<int>(std::find(all_rolls().begin(), all_rolls().end(), roll) -
-                                 all_rolls().begin());
-        uint32_t best = 0;
-        double bv = -1;
-        for (uint16_t x : S.of(me, r)) {
-          double v = 1 - t.p_win(them, x);
-          if (v > bv) bv = v, best = x;
-        }
-        if (best == 0) {
-          wins += mover_is_first;
-          break;
-        }
-        me = best;
-        std::swap(me, them);
-        mover_is_first = !mover_is_first;
-      }
-    }
-    double p = t.p_win(a0, b0);
-    double sigma = std::sqrt(p * (1 - p) / games);
-    double freq = static_cast<double>(wins) / games;
-    INFO("pair " << a0 << "," << b0 << " table " << p << " simulated " << freq << " sigma "
-                 << sigma);
-    CHECK(std::abs(freq - p) <= 4 * sigma + 1e-3);  // 4 sigma: a false alarm 1 in 15,000
+    uint32_t a0 = 1 + static_cast<uint32_t>(splitmix64(s) % (t.size() - 1));
+    uint32_t b0 = 1 + static_cast<uint32_t>(splitmix64(s) % (t.size() - 1));
+    check_monte_carlo(t, a0, b0, s);
   }
 }
 
@@ -285,13 +286,13 @@ TEST_CASE("nardy exact: few-checker solve, K = 1 and 2", "[nardy][exact][few]") 
       Position p;
       for (Color c : {Color::kWhite, Color::kBlack})
         for (int j = 0; j < k; ++j) {
-          int r = static_cast<int>(splitmix(s) % 25);
+          int r = static_cast<int>(splitmix64(s) % 25);
           if (r == 24) continue;  // borne off
           int pt = point_of(c, r);
           if (p.count(other(c), pt)) continue;
           p.set(pt, p.at(pt) + (c == Color::kWhite ? 1 : -1));
         }
-      p.set_to_move(splitmix(s) % 2 ? Color::kWhite : Color::kBlack);
+      p.set_to_move(splitmix64(s) % 2 ? Color::kWhite : Color::kBlack);
       if (!check_playable(p, opt).empty() || result(p, opt).over()) continue;
       double want_p = 0, want_e = 0;
       for (const Roll& r : all_rolls()) {
@@ -450,8 +451,8 @@ TEST_CASE("nardy exact: the full 15 v 15 table (slow: 11.8 GB, built or loaded)"
   uint64_t s = 15;
   int differ = 0;
   for (int i = 0; i < 2'000'000; ++i) {
-    uint32_t a = static_cast<uint32_t>(splitmix(s) % t8.size());
-    uint32_t b = static_cast<uint32_t>(splitmix(s) % t8.size());
+    uint32_t a = static_cast<uint32_t>(splitmix64(s) % t8.size());
+    uint32_t b = static_cast<uint32_t>(splitmix64(s) % t8.size());
     differ += big.raw_p(a, b) != t8.raw_p(a, b);
   }
   CHECK(differ == 0);
@@ -460,8 +461,8 @@ TEST_CASE("nardy exact: the full 15 v 15 table (slow: 11.8 GB, built or loaded)"
   const Successors& S = Successors::get();
   double worst = 0;
   for (int i = 0; i < 200'000; ++i) {
-    uint32_t a = 1 + static_cast<uint32_t>(splitmix(s) % (big.size() - 1));
-    uint32_t b = 1 + static_cast<uint32_t>(splitmix(s) % (big.size() - 1));
+    uint32_t a = 1 + static_cast<uint32_t>(splitmix64(s) % (big.size() - 1));
+    uint32_t b = 1 + static_cast<uint32_t>(splitmix64(s) % (big.size() - 1));
     double want = 0;
     for (int r = 0; r < kRolls; ++r) {
       double bv = 0;
@@ -476,40 +477,11 @@ TEST_CASE("nardy exact: the full 15 v 15 table (slow: 11.8 GB, built or loaded)"
   for (int trial = 0; trial < 3; ++trial) {
     uint32_t a0, b0;
     do {
-      a0 = static_cast<uint32_t>(splitmix(s) % big.size());
+      a0 = static_cast<uint32_t>(splitmix64(s) % big.size());
     } while (home_checkers(home_at(a0)) != 15);
     do {
-      b0 = static_cast<uint32_t>(splitmix(s) % big.size());
+      b0 = static_cast<uint32_t>(splitmix64(s) % big.size());
     } while (home_checkers(home_at(b0)) != 15);
-    const int games = 20000;
-    int wins = 0;
-    for (int g = 0; g < games; ++g) {
-      uint32_t me = a0, them = b0;
-      bool first = true;
-      for (;;) {
-        int d1 = static_cast<int>(splitmix(s) % 6) + 1, d2 = static_cast<int>(splitmix(s) % 6) + 1;
-        Roll roll{static_cast<uint8_t>(std::max(d1, d2)), static_cast<uint8_t>(std::min(d1, d2))};
-        int r = static_cast<int>(std::find(all_rolls().begin(), all_rolls().end(), roll) -
-                                 all_rolls().begin());
-        uint32_t best = 0;
-        double bv = -1;
-        for (uint16_t x : S.of(me, r)) {
-          double v = x == 0 ? 1.0 : 1 - big.p_win(them, x);
-          if (v > bv) bv = v, best = x;
-        }
-        if (best == 0) {
-          wins += first;
-          break;
-        }
-        me = best;
-        std::swap(me, them);
-        first = !first;
-      }
-    }
-    double p = big.p_win(a0, b0);
-    double sigma = std::sqrt(p * (1 - p) / games);
-    double freq = static_cast<double>(wins) / games;
-    INFO("pair " << a0 << "," << b0 << " table " << p << " simulated " << freq);
-    CHECK(std::abs(freq - p) <= 4 * sigma + 1e-3);
+    check_monte_carlo(big, a0, b0, s);
   }
 }

@@ -5,74 +5,27 @@
 // of an uninterrupted run.
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "tests/common/child_process.h"
 #include "tests/common/cli_run.h"
-
-extern char** environ;
 
 namespace {
 
 using nlohmann::json;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-/// A child `loom` process with stdout and stderr sent to files.
-struct Child {
-  pid_t pid = -1;
-  std::string out_file, err_file;
-
-  Child(const std::vector<std::string>& args, const std::string& stem)
-      : out_file(stem + ".out"), err_file(stem + ".err") {
-    std::vector<std::string> all{LOOM_BIN};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int rc = posix_spawn(&pid, LOOM_BIN, &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    REQUIRE(rc == 0);
-  }
-  /// Waits for the child; returns its wait status.
-  int wait() {
-    int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
-    pid = -1;
-    return status;
-  }
-  bool running() {
-    int status = 0;
-    return ::waitpid(pid, &status, WNOHANG) == 0;
-  }
-  ~Child() {
-    if (pid > 0) {
-      ::kill(pid, SIGKILL);
-      int status = 0;
-      ::waitpid(pid, &status, 0);
-    }
-  }
-};
+using loom::testing::ChildProcess;
 
 /// Inode of a file (a checkpoint is replaced by rename: each save is a new
 /// inode), or 0 when it does not exist.
@@ -83,7 +36,7 @@ ino_t inode_of(const std::string& path) {
 
 /// Polls until the checkpoint is a file other than `old` (a save happened).
 /// Returns false if the child ended or 120 s passed first.
-bool wait_for_new_checkpoint(Child& c, const std::string& file, ino_t old) {
+bool wait_for_new_checkpoint(ChildProcess& c, const std::string& file, ino_t old) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (std::chrono::steady_clock::now() < deadline) {
     ino_t now = inode_of(file);
@@ -117,7 +70,7 @@ TEST_CASE("checkpoints survive a real SIGKILL and SIGTERM of the loom binary",
 
   // 1. SIGKILL right after the first periodic save.
   {
-    Child c(args, stem + "_1");
+    ChildProcess c(LOOM_BIN, args, stem + "_1");
     REQUIRE(wait_for_new_checkpoint(c, file, 0));
     ::kill(c.pid, SIGKILL);
     int st = c.wait();
@@ -129,31 +82,27 @@ TEST_CASE("checkpoints survive a real SIGKILL and SIGTERM of the loom binary",
   //    run ends with status 130 and a one-line message.
   {
     ino_t before = inode_of(file);
-    Child c(args, stem + "_2");
+    ChildProcess c(LOOM_BIN, args, stem + "_2");
     REQUIRE(wait_for_new_checkpoint(c, file, before));
     ::kill(c.pid, SIGTERM);
     int st = c.wait();
     REQUIRE(WIFEXITED(st));
     CHECK(WEXITSTATUS(st) == 130);
-    CHECK(slurp(c.err_file).find("interrupted") != std::string::npos);
+    CHECK(c.err().find("interrupted") != std::string::npos);
   }
   // 3. Resume to the end: the same answer as the uninterrupted run.
   {
-    Child c(args, stem + "_3");
+    ChildProcess c(LOOM_BIN, args, stem + "_3");
     int st = c.wait();
     REQUIRE(WIFEXITED(st));
     REQUIRE(WEXITSTATUS(st) == 0);
-    json got = loom::testing::last_json(slurp(c.out_file));
+    json got = loom::testing::last_json(c.out());
     CHECK(got["resumed"] == true);
     CHECK(got["value"] == want["value"]);
     CHECK(got["positions"] == want["positions"]);
     CHECK(got["moves"] == want["moves"]);
     CHECK(got["sweeps"] == want["sweeps"]);
     CHECK(got["openings"] == want["openings"]);
-  }
-  for (const char* s : {"_1", "_2", "_3"}) {
-    std::filesystem::remove(stem + s + ".out");
-    std::filesystem::remove(stem + s + ".err");
   }
   std::filesystem::remove(file);
   std::filesystem::remove(file + ".tmp");
