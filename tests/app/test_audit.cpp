@@ -3,6 +3,7 @@
 // playout figures add up, and bad arguments are exit-2 errors.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 
@@ -14,7 +15,8 @@ using loom::testing::run;
 namespace {
 
 std::string temp_dir(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("loom-audit-" + name);
+  auto d = std::filesystem::temp_directory_path() /
+           ("loom-audit-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   return d.string();
 }

@@ -8,6 +8,7 @@
 // references of tests/<game>/.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -37,7 +38,8 @@ using testing::run;
 namespace {
 
 std::string temp_dir(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("loom-puzzles-" + name);
+  auto d = std::filesystem::temp_directory_path() /
+           ("loom-puzzles-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d.string();
