@@ -385,7 +385,29 @@ std::vector<std::string> nardy_verdicts(const json& rs) {
 
 // --- verdicts -----------------------------------------------------------
 
-std::vector<std::string> verdicts(const json& rs, const std::string& decisive_key, int size) {
+/// A solver value ("black", "white", "stall", "draw" or Black's margin) in
+/// plain words, with the game's own colour names (Migong: Blue and Yellow).
+std::string value_words(const json& value, const std::string& game) {
+  const bool migong = game == "migong";
+  const std::string first = migong ? "Blue" : "Black", second = migong ? "Yellow" : "White";
+  if (value.is_number()) {
+    const double m = value.get<double>();
+    if (m == 0) return "a tie on points";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s wins by %g", (m > 0 ? first : second).c_str(),
+                  m > 0 ? m : -m);
+    return buf;
+  }
+  const std::string v = value.get<std::string>();
+  if (v == "black") return first + " wins";
+  if (v == "white") return second + " wins";
+  if (v == "stall") return "stalls (no winner)";
+  if (v == "draw") return "draw (play goes on for ever)";
+  return v;
+}
+
+std::vector<std::string> verdicts(const json& rs, const std::string& decisive_key, int size,
+                                  const std::string& game) {
   std::vector<std::string> out;
   const std::string side = "side " + std::to_string(size);
   const json& t = rs["termination"];
@@ -403,12 +425,7 @@ std::vector<std::string> verdicts(const json& rs, const std::string& decisive_ke
                   "): shortest record " + d["witness"].get<std::string>() + " (" + side + ")");
   const json& v = rs["solution"];
   if (v.contains("value") && !v["value"].is_null() && v["complete"] == true) {
-    std::string val = v["value"].is_number() ? "black wins by " + v["value"].dump()
-                                             : v["value"].get<std::string>();
-    if (val == "black" || val == "white") val += " wins";
-    if (val == "stall") val = "stalls (no winner)";
-    if (val == "draw") val = "draw (play goes on for ever)";
-    out.push_back("under perfect play on " + side + ": " + val);
+    out.push_back("under perfect play on " + side + ": " + value_words(v["value"], game));
   } else {
     out.push_back("perfect play on " + side + " not determined within the budget");
   }
@@ -549,7 +566,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     progress.show("audit " + a.game + ": " + tag + ": playouts");
     auto big = make_game(a.game, play_size, rs_args);
     r["playouts"] = playouts_part(*big, a, budget, 0.6 * share);
-    r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size) : nardy_verdicts(r);
+    r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size, a.game) : nardy_verdicts(r);
     diagrams.push_back(info.has_size ? witness_diagrams(a.game, size, rs_args, r, decisive_key)
                                      : std::vector<Diagram>{});
     sets.push_back(r);

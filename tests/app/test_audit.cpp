@@ -66,6 +66,17 @@ void check_against_commands(const std::string& game, const nlohmann::json& rep,
     const auto& sol = rs["solution"];
     CHECK(sol["complete"] == true);
     CHECK(sol["value"] == v["value"]);
+    // The plain-words verdict names the winner with the game's own colours.
+    if (v["value"] == "black" || v["value"] == "white") {
+      const bool first = v["value"] == "black";
+      const std::string who =
+          game == "migong" ? (first ? "Blue" : "Yellow") : (first ? "Black" : "White");
+      const std::string want =
+          "under perfect play on side " + std::to_string(size) + ": " + who + " wins";
+      bool said = false;
+      for (const auto& line : rs["verdict"]) said |= line.get<std::string>() == want;
+      CHECK(said);
+    }
     REQUIRE(sol["openings"].size() == v["openings"].size());
     for (size_t i = 0; i < v["openings"].size(); ++i) {
       CHECK(sol["openings"][i]["move"] == v["openings"][i]["move"]);
