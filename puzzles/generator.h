@@ -98,6 +98,9 @@ std::string build(const S& s, const Evaluation<S>& ev, const MakeOptions& opt,
   if (top.size() > 1)
     return T::kQuestion == Question::kWin ? "several winning moves" : "several best moves";
   const auto& answer = ev.moves[top[0]];
+  // "Pass" is a poor answer to show a solver (late Fiodar 7 positions gave
+  // nothing else): a puzzle's answer is a placement.
+  if (s.move_name(answer) == "pass") return "answer is a pass";
 
   nlohmann::json j;
   j["game"] = opt.game;
