@@ -15,11 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "puzzles/progress.h"
 #include "tests/common/child_process.h"
 #include "tests/common/cli_run.h"
 
@@ -27,6 +30,7 @@ using loom::testing::lines;
 using loom::testing::run;
 using nlohmann::json;
 namespace fs = std::filesystem;
+namespace puzzles = loom::puzzles;
 
 namespace {
 
@@ -240,6 +244,74 @@ TEST_CASE("puzzle make: another job's or a damaged progress file is refused", "[
       std::string::npos);
   // A board game's progress file is another kind of run for Long Nardy.
   refused(kGadur, "does not match this job");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is corrupt",
+          "[puzzles][resume]") {
+  // A real progress file (12 games, one puzzle found), read back, altered
+  // and saved again under its own kind and signature, so that only the
+  // payload's own checks can catch it.
+  const std::string dir = temp_dir("payload");
+  const std::string out = dir + "/out";
+  auto r = run(with(kGadur, {"--out", out, "--stop-after", "12"}));
+  REQUIRE(r.code == 130);
+  const std::string file = out + "/puzzles.progress";
+  // Header (solver/checkpoint.h): magic, format version, kind, signature.
+  const std::string bytes = loom::testing::slurp_file(file);
+  auto field = [&](size_t& at) {
+    uint64_t n = 0;
+    std::memcpy(&n, bytes.data() + at, 8);
+    std::string f = bytes.substr(at + 8, n);
+    at += 8 + n;
+    return f;
+  };
+  size_t at = 16;
+  const std::string kind = field(at);
+  std::string sig = field(at);
+  REQUIRE(kind == puzzles::kProgressKind);
+  const std::string layout = "; layout=1";
+  REQUIRE(sig.size() > layout.size());
+  REQUIRE(sig.substr(sig.size() - layout.size()) == layout);
+  sig.resize(sig.size() - layout.size());
+  auto accept = [](const json&) { return std::string(); };
+  const auto good = puzzles::load_progress(file, kind.c_str(), sig, accept);
+  REQUIRE(good);
+  REQUIRE(good->next_game == 12);
+  REQUIRE(good->found.size() == 1);
+  struct Damage {
+    std::string what;
+    std::function<void(puzzles::Progress&)> f;
+  };
+  const std::vector<Damage> damages = {
+      {"the game counters disagree", [](puzzles::Progress& p) { ++p.games; }},
+      {"the counters disagree", [](puzzles::Progress& p) { ++p.candidates; }},
+      {"the counters disagree", [](puzzles::Progress& p) { p.rejected.begin()->second += 1; }},
+      {"not a sorted set", [](puzzles::Progress& p) { p.seen_hashes.push_back(p.seen_hashes[0]); }},
+      {"is not a legal move", [](puzzles::Progress& p) { p.found[0]["record"] = "a1 a1"; }},
+      {"no record or difficulty", [](puzzles::Progress& p) { p.found[0].erase("difficulty"); }},
+      {"not a JSON object",
+       [](puzzles::Progress& p) {
+         p.found[0] = json::array({1, 2});
+       }},
+  };
+  for (const auto& d : damages) {
+    INFO(d.what);
+    auto p = *good;
+    d.f(p);
+    puzzles::save_progress(file, kind.c_str(), sig, p);
+    auto bad = run(with(kGadur, {"--out", out}));
+    CHECK(bad.code == 2);
+    CHECK(lines(bad.err).size() == 1);
+    CHECK(bad.err.find("is corrupt") != std::string::npos);
+    CHECK(bad.err.find(d.what) != std::string::npos);
+  }
+  // Saved back unaltered, it resumes (and saving is deterministic).
+  puzzles::save_progress(file, kind.c_str(), sig, *good);
+  CHECK(loom::testing::slurp_file(file) == bytes);
+  auto ok = run(with(kGadur, {"--out", out}));
+  CHECK(ok.code == 0);
+  CHECK(resumed_games(ok.err) == 12);
   fs::remove_all(dir);
 }
 
