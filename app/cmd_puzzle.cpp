@@ -88,6 +88,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     o.checkpoint_interval = a.checkpoint_interval;
     o.stop_after = a.stop_after;
     o.version = kVersion;
+    puzzles::check_nardy_make(o);
     o.progress_file = prepare_progress(a.out);
     auto rep = puzzles::make_nardy_puzzles(o);
     std::string title = "Long Nardy bear-off puzzles, at most " + std::to_string(a.max_checkers) +
@@ -118,13 +119,13 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   o.checkpoint_interval = a.checkpoint_interval;
   o.stop_after = a.stop_after;
   o.version = kVersion;
-  o.progress_file = prepare_progress(a.out);
   puzzles::MakeReport rep;
   visit_state(*g, [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;
-    if constexpr (puzzles::kPuzzleState<S>)
+    if constexpr (puzzles::kPuzzleState<S>) {
+      o.progress_file = prepare_progress(a.out);
       rep = puzzles::make_puzzles(s, o);
-    else
+    } else
       throw InputError(std::string(kBoards) + "; side " + std::to_string(o.size) + " is neither");
   });
   std::string title =

@@ -272,16 +272,20 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   return res;
 }
 
-MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  const nardy::Options& opt = mo.opt;
-  if (opt.last_roll)
+void check_nardy_make(const NardyMakeOptions& mo) {
+  if (mo.opt.last_roll)
     throw InputError(
         "Long Nardy puzzles are valued under end=first-off (the bear-off databases do not "
         "cover end=last-roll)");
   if (mo.max_checkers < 1 || mo.max_checkers > 15) throw InputError("--max-checkers must be 1..15");
   if (!(mo.min_gap > 0 && mo.min_gap < 1)) throw InputError("--min-gap must be in (0, 1)");
+}
+
+MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const nardy::Options& opt = mo.opt;
+  check_nardy_make(mo);
   const int n = std::min(mo.max_checkers, opt.checkers);
   const std::string dir = mo.db_dir.empty() ? nardy::exact::default_cache_dir() : mo.db_dir;
   const auto& db = nardy::exact::TwoSided::cached(n, dir, mo.notes, mo.tty);

@@ -62,6 +62,8 @@ std::string nardy_make_signature(const NardyMakeOptions& opt, int max_games);
 /// Deterministic for a seed. Throws InputError under end=last-roll (the
 /// databases value the race to the first side off).
 MakeReport make_nardy_puzzles(const NardyMakeOptions& opt);
+/// Throws InputError for options make_nardy_puzzles refuses (before any work).
+void check_nardy_make(const NardyMakeOptions& opt);
 
 struct NardyCheckOptions {
   bool spec = true;                    ///< confirm the results against Z3
