@@ -274,6 +274,16 @@ TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is co
   REQUIRE(sig.size() > layout.size());
   REQUIRE(sig.substr(sig.size() - layout.size()) == layout);
   sig.resize(sig.size() - layout.size());
+  // The loom version is part of the job: another version's file is a
+  // mismatch, never misread.
+  auto version = run({"--version"});
+  REQUIRE(version.code == 0);
+  REQUIRE(version.out.rfind("loom ", 0) == 0);
+  CHECK(sig.find("; loom=" + lines(version.out)[0].substr(5)) != std::string::npos);
+  for (const char* f : {"game=gadur", "; size=3", "; rule capture=any", "; rule exception=whole",
+                        "; count=3", "; seed=3", "; max-positions=5000", "; max-games=120",
+                        "; per-game=2", "; check-positions="})
+    CHECK(sig.find(f) != std::string::npos);
   auto accept = [](const json&) { return std::string(); };
   const auto good = puzzles::load_progress(file, kind.c_str(), sig, accept);
   REQUIRE(good);
