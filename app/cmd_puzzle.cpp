@@ -2,6 +2,7 @@
 // in puzzles/ (puzzles/puzzles.h). visit_state hands them the typed state.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <type_traits>
@@ -11,7 +12,9 @@
 #include "app/typed_game.h"
 #include "model/common/bitboard.h"
 #include "model/common/errors.h"
+#include "model/common/files.h"
 #include "puzzles/nardy_puzzles.h"
+#include "puzzles/progress.h"
 #include "puzzles/puzzles.h"
 
 namespace loom {
@@ -30,7 +33,29 @@ struct MakeArgs {
   int max_checkers = 6;                      ///< nardy
   double min_gap = puzzles::kDefaultMinGap;  ///< nardy
   std::string db;                            ///< nardy: bear-off database directory
+  double checkpoint_interval = 10;           ///< seconds between progress saves
+  uint64_t stop_after = 0;                   ///< testing: stop after N games
 };
+
+#ifdef LOOM_VERSION
+constexpr const char* kVersion = LOOM_VERSION;
+#else
+constexpr const char* kVersion = "unknown";
+#endif
+
+/// The progress file of DIR (puzzles/progress.h): the directory is created
+/// and the file's place tried before any work, so that an unwritable --out
+/// is found out now, not after the generation.
+std::string prepare_progress(const std::string& dir) {
+  if (dir.empty()) throw InputError("--out needs a directory name");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw InputError("cannot create directory '" + clip_token(dir, 200) + "': " + ec.message());
+  std::string path = puzzles::progress_path(dir);
+  check_writable(path, "--out");
+  return path;
+}
 
 struct CheckArgs {
   std::vector<std::string> paths;
@@ -60,10 +85,16 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     o.max_games = a.max_games;
     o.tty = tty ? &err : nullptr;
     o.notes = &err;
+    o.checkpoint_interval = a.checkpoint_interval;
+    o.stop_after = a.stop_after;
+    o.version = kVersion;
+    puzzles::check_nardy_make(o);
+    o.progress_file = prepare_progress(a.out);
     auto rep = puzzles::make_nardy_puzzles(o);
     std::string title = "Long Nardy bear-off puzzles, at most " + std::to_string(a.max_checkers) +
                         " checkers a side (seed " + std::to_string(a.seed) + ")";
     puzzles::write_collection(a.out, title, rep);
+    puzzles::remove_progress(o.progress_file);
     out << "nardy max-checkers " << a.max_checkers << ": " << rep.summary() << "\n";
     out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
         << "/index.html\n";
@@ -84,17 +115,23 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   o.max_positions = a.max_positions;
   o.max_games = a.max_games;
   o.tty = tty ? &err : nullptr;
+  o.notes = &err;
+  o.checkpoint_interval = a.checkpoint_interval;
+  o.stop_after = a.stop_after;
+  o.version = kVersion;
   puzzles::MakeReport rep;
   visit_state(*g, [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;
-    if constexpr (puzzles::kPuzzleState<S>)
+    if constexpr (puzzles::kPuzzleState<S>) {
+      o.progress_file = prepare_progress(a.out);
       rep = puzzles::make_puzzles(s, o);
-    else
+    } else
       throw InputError(std::string(kBoards) + "; side " + std::to_string(o.size) + " is neither");
   });
   std::string title =
       a.game + " side " + std::to_string(o.size) + " puzzles (seed " + std::to_string(a.seed) + ")";
   puzzles::write_collection(a.out, title, rep);
+  puzzles::remove_progress(o.progress_file);
   out << a.game << " side " << o.size << ": " << rep.summary() << "\n";
   out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
       << "/index.html\n";
@@ -191,6 +228,14 @@ std::vector<CommandSpec> puzzle_commands() {
          add_int_option(mk, "--max-games", m->max_games,
                         "give up after this many candidate games (default 40 per puzzle)", 0,
                         10'000'000);
+         add_seconds_option(mk, "--checkpoint-interval", m->checkpoint_interval,
+                            "seconds between saves of DIR/puzzles.progress, which a rerun "
+                            "resumes from (default 10)",
+                            0.001, 1e9);
+         add_int_option(mk, "--stop-after", m->stop_after,
+                        "testing: stop as if interrupted after N games (progress saved)",
+                        uint64_t{0}, std::numeric_limits<uint64_t>::max())
+             ->group("");
          auto* ck = cmd->add_subcommand(
              "check", "re-prove puzzles independently (files, or DIR/puzzles.jsonl)");
          auto c = std::make_shared<CheckArgs>();

@@ -12,7 +12,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "model/common/errors.h"
 #include "puzzles/checker.h"
+#include "puzzles/progress.h"
 #include "puzzles/puzzles.h"
 #include "puzzles/render.h"
 #include "puzzles/rng.h"
@@ -167,6 +169,8 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   const auto t0 = Clock::now();
   solver::RunControl::Config cc;
   cc.tty = opt.tty;
+  cc.checkpoint_interval = opt.checkpoint_interval;
+  cc.stop_after = opt.stop_after;
   solver::RunControl ctl(cc);
   MakeReport rep;
   detail::Rng rng(opt.seed);
@@ -182,7 +186,55 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   const int max_games = opt.max_games > 0 ? opt.max_games : 40 * std::max(1, opt.count);
   auto reject = [&](const std::string& why) { ++rep.rejected[why]; };
   typename S::Undo u;
-  for (int g = 0; g < max_games && static_cast<int>(found.size()) < opt.count; ++g) {
+  int g = 0;
+  // The progress file: resume from it, save to it at game boundaries.
+  const std::string signature = opt.progress_file.empty() ? "" : make_signature(opt, max_games);
+  if (!opt.progress_file.empty()) {
+    auto check = [&](const nlohmann::json& j) -> std::string {
+      Found f{j, start, "", 0.0};
+      if (!j.contains("record") || !j["record"].is_string() || !j.contains("difficulty") ||
+          !j["difficulty"].is_number())
+        return "no record or difficulty";
+      std::vector<typename S::Move> ms;
+      for (const auto& tok : detail::split_tokens(j["record"].template get<std::string>())) {
+        auto m = f.state.parse_move(tok);
+        f.state.legal_moves(ms);
+        if (!m || !std::binary_search(ms.begin(), ms.end(), *m))
+          return "record token '" + clip_token(tok) + "' is not a legal move";
+        f.last = tok;
+        f.state.apply(*m, u);
+      }
+      f.difficulty = j["difficulty"].template get<double>();
+      found.push_back(std::move(f));
+      return "";
+    };
+    if (auto p = load_progress(opt.progress_file, kProgressKind, signature, check)) {
+      rng = detail::Rng(p->rng);
+      g = static_cast<int>(p->next_game);
+      rep.games = p->games;
+      rep.candidates = p->candidates;
+      rep.rejected = p->rejected;
+      seen.insert(p->seen_hashes.begin(), p->seen_hashes.end());
+      if (opt.notes)
+        *opt.notes << "resuming from " << opt.progress_file << ": " << g << " games played, "
+                   << found.size() << " of " << opt.count << " puzzles found\n";
+    } else {
+      found.clear();
+    }
+  }
+  auto save = [&] {
+    Progress p;
+    p.rng = rng.state();
+    p.next_game = static_cast<uint64_t>(g);
+    p.games = rep.games;
+    p.candidates = rep.candidates;
+    p.rejected = rep.rejected;
+    p.seen_hashes.assign(seen.begin(), seen.end());
+    for (const auto& f : found) p.found.push_back(f.j);
+    save_progress(opt.progress_file, kProgressKind, signature, p);
+    ctl.checkpoint_written();
+  };
+  for (; g < max_games && static_cast<int>(found.size()) < opt.count;) {
     const detail::Policy policy = g % 2 == 0 ? detail::Policy::kRandom : detail::Policy::kGreedy;
     auto moves = detail::play_game(start, policy, rng, 4 * start.geo().num_sites());
     ++rep.games;
@@ -248,7 +300,17 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
     // Proved puzzles left over: counted, so that candidates = rejections +
     // puzzles kept.
     if (!here.empty()) rep.rejected["proved, not kept (per-game or count limit)"] += here.size();
+    ++g;
+    ctl.work(1);
+    if (!opt.progress_file.empty() && ctl.checkpoint_due()) save();
+    if (ctl.stop_requested() && g < max_games && static_cast<int>(found.size()) < opt.count) {
+      // Saved just above (a stop makes the checkpoint due).
+      throw Interrupted("stopped after " + std::to_string(g) + " games (--stop-after)" +
+                        (!opt.progress_file.empty() ? "; rerun the same command to resume" : ""));
+    }
   }
+  // Once more at the end: a kill while the collection is written loses no game.
+  if (!opt.progress_file.empty()) save();
   ctl.clear_status();
   order_and_name(found,
                  opt.game + "-" + std::to_string(opt.size) + "-s" + std::to_string(opt.seed));

@@ -15,6 +15,7 @@
 #include "model/common/rules.h"
 #include "model/nardy/movegen.h"
 #include "properties/spec/nardy_spec.h"
+#include "puzzles/progress.h"
 #include "puzzles/render.h"
 #include "puzzles/rng.h"
 #include "puzzles/search.h"
@@ -271,22 +272,28 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   return res;
 }
 
-MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  const nardy::Options& opt = mo.opt;
-  if (opt.last_roll)
+void check_nardy_make(const NardyMakeOptions& mo) {
+  if (mo.opt.last_roll)
     throw InputError(
         "Long Nardy puzzles are valued under end=first-off (the bear-off databases do not "
         "cover end=last-roll)");
   if (mo.max_checkers < 1 || mo.max_checkers > 15) throw InputError("--max-checkers must be 1..15");
   if (!(mo.min_gap > 0 && mo.min_gap < 1)) throw InputError("--min-gap must be in (0, 1)");
+}
+
+MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const nardy::Options& opt = mo.opt;
+  check_nardy_make(mo);
   const int n = std::min(mo.max_checkers, opt.checkers);
   const std::string dir = mo.db_dir.empty() ? nardy::exact::default_cache_dir() : mo.db_dir;
   const auto& db = nardy::exact::TwoSided::cached(n, dir, mo.notes, mo.tty);
 
   solver::RunControl::Config cc;
   cc.tty = mo.tty;
+  cc.checkpoint_interval = mo.checkpoint_interval;
+  cc.stop_after = mo.stop_after;
   solver::RunControl ctl(cc);
   MakeReport rep;
   detail::Rng rng(mo.seed);
@@ -304,7 +311,51 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
   // Games are cheap (a few ms) and few reach a close bear-off: 200 a puzzle.
   const int max_games = mo.max_games > 0 ? mo.max_games : 200 * std::max(1, mo.count);
   std::vector<Position> kids;
-  for (int g = 0; g < max_games && static_cast<int>(found.size()) < mo.count; ++g) {
+  int g = 0;
+  // The progress file: resume from it, save to it at game boundaries.
+  const bool keep = !mo.progress_file.empty();
+  const std::string signature = keep ? nardy_make_signature(mo, max_games) : "";
+  if (keep) {
+    auto check = [&](const nlohmann::json& j) -> std::string {
+      if (!j.contains("position") || !j["position"].is_string() || !j.contains("dice") ||
+          !j["dice"].is_string() || !j.contains("difficulty") || !j["difficulty"].is_number())
+        return "no position, dice or difficulty";
+      auto roll = Roll::parse(j["dice"].get<std::string>());
+      if (!roll) return "bad dice";
+      Position pos;
+      try {
+        pos = Position::parse(j["position"].get<std::string>());
+      } catch (const InputError& e) {
+        return e.what();
+      }
+      found.push_back({j, pos, *roll, j["difficulty"].get<double>()});
+      return "";
+    };
+    if (auto pr = load_progress(mo.progress_file, kNardyProgressKind, signature, check)) {
+      rng = detail::Rng(pr->rng);
+      g = static_cast<int>(pr->next_game);
+      rep.games = pr->games;
+      rep.candidates = pr->candidates;
+      rep.rejected = pr->rejected;
+      seen.insert(pr->seen_keys.begin(), pr->seen_keys.end());
+      if (mo.notes)
+        *mo.notes << "resuming from " << mo.progress_file << ": " << g << " games played, "
+                  << found.size() << " of " << mo.count << " puzzles found\n";
+    }
+  }
+  auto save = [&] {
+    Progress pr;
+    pr.rng = rng.state();
+    pr.next_game = static_cast<uint64_t>(g);
+    pr.games = rep.games;
+    pr.candidates = rep.candidates;
+    pr.rejected = rep.rejected;
+    pr.seen_keys.assign(seen.begin(), seen.end());
+    for (const auto& f : found) pr.found.push_back(f.j);
+    save_progress(mo.progress_file, kNardyProgressKind, signature, pr);
+    ctl.checkpoint_written();
+  };
+  for (; g < max_games && static_cast<int>(found.size()) < mo.count;) {
     const bool greedy = g % 2 == 1;
     ++rep.games;
     Position p = Position::start(opt.checkers);
@@ -452,7 +503,17 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
     if (static_cast<int>(here.size()) > take)
       rep.rejected["proved, not kept (per-game or count limit)"] +=
           here.size() - static_cast<size_t>(take);
+    ++g;
+    ctl.work(1);
+    if (keep && ctl.checkpoint_due()) save();
+    if (ctl.stop_requested() && g < max_games && static_cast<int>(found.size()) < mo.count) {
+      // Saved just above (a stop makes the checkpoint due).
+      throw Interrupted("stopped after " + std::to_string(g) + " games (--stop-after)" +
+                        (keep ? "; rerun the same command to resume" : ""));
+    }
   }
+  // Once more at the end: a kill while the collection is written loses no game.
+  if (keep) save();
   ctl.clear_status();
   order_and_name(found,
                  "nardy-c" + std::to_string(mo.max_checkers) + "-s" + std::to_string(mo.seed));

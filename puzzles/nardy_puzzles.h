@@ -46,14 +46,24 @@ struct NardyMakeOptions {
   /// Budget of the checker's re-proof per puzzle (position pairs).
   uint64_t check_pairs = 2'000'000;
   std::ostream* tty = nullptr;    ///< progress line, or null
-  std::ostream* notes = nullptr;  ///< database notes (built, rejected), or null
+  std::ostream* notes = nullptr;  ///< database notes (built, rejected), resume notes, or null
+  /// The progress file, as MakeOptions::progress_file (puzzles/progress.h).
+  std::string progress_file;
+  double checkpoint_interval = 10;
+  std::string version;      ///< part of the progress file's job signature
+  uint64_t stop_after = 0;  ///< testing: as MakeOptions::stop_after
 };
+
+/// The job signature of a Long Nardy `puzzle make` progress file.
+std::string nardy_make_signature(const NardyMakeOptions& opt, int max_games);
 
 /// Generates opt.count puzzles (fewer if max_games runs out), sorted by
 /// difficulty, each re-proved by check_nardy_puzzle (without the Z3 step).
 /// Deterministic for a seed. Throws InputError under end=last-roll (the
 /// databases value the race to the first side off).
 MakeReport make_nardy_puzzles(const NardyMakeOptions& opt);
+/// Throws InputError for options make_nardy_puzzles refuses (before any work).
+void check_nardy_make(const NardyMakeOptions& opt);
 
 struct NardyCheckOptions {
   bool spec = true;                    ///< confirm the results against Z3

@@ -46,7 +46,24 @@ struct MakeOptions {
   int per_game = 2;
   /// Progress line (a terminal), or null.
   std::ostream* tty = nullptr;
+  /// The progress file (puzzles/progress.h), "" for none: resumed from if
+  /// it exists, saved at game boundaries every checkpoint_interval seconds
+  /// and once more at the end. The caller removes it once the collection is
+  /// written.
+  std::string progress_file;
+  double checkpoint_interval = 10;
+  /// Part of the progress file's job signature (the loom version).
+  std::string version;
+  /// A note when a run resumes, or null.
+  std::ostream* notes = nullptr;
+  /// Testing: stop as if interrupted (progress saved, Interrupted thrown)
+  /// after this many games of this run (0: never).
+  uint64_t stop_after = 0;
 };
+
+/// The job signature of a `puzzle make` progress file: every option that
+/// decides the collection (max_games as in force).
+std::string make_signature(const MakeOptions& opt, int max_games);
 
 /// The generator's result: puzzles sorted by difficulty (ids assigned in that
 /// order), their diagrams, and the counts behind them.

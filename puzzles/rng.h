@@ -16,6 +16,8 @@ class Rng {
   uint64_t next() { return splitmix64(x_); }
   /// Uniform in [0, n) (n > 0; the modulo bias is irrelevant here).
   size_t below(size_t n) { return static_cast<size_t>(next() % n); }
+  /// The whole state: Rng(state()) continues this sequence (progress files).
+  uint64_t state() const { return x_; }
 
  private:
   uint64_t x_;

@@ -159,7 +159,7 @@ CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
   uint64_t size = file_->size();
   if (size < sizeof kMagic + 8 + 8) corrupt("the file is too short");
   Checksum sum;
-  std::vector<unsigned char> buf(1 << 20);
+  std::vector<unsigned char> buf(static_cast<size_t>(std::min<uint64_t>(size, 1 << 20)));
   uint64_t left = size - 8;
   while (left > 0) {
     size_t n = static_cast<size_t>(std::min<uint64_t>(buf.size(), left));

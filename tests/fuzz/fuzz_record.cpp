@@ -3,8 +3,10 @@
 // Input: byte 0 picks the game (Gadur, Fiodar, Enfargar, Migong), byte 1 the
 // side (2..7, so both one-word and three-word boards), byte 2 the rule
 // variant of every option, byte 3 a mode bit; the rest is a record (tokens
-// separated by whitespace). Properties, per token:
-// - every legal move's name parses back to that move (names are canonical);
+// separated by whitespace; the first 64 tokens are read). Properties, per
+// token:
+// - every legal move's name parses back to that move (names are canonical;
+//   checked the first time the process meets a position: see first_visit);
 // - a token that parses names a move whose name parses back to it (print
 //   then parse is the identity on moves);
 // - an illegal or malformed token leaves the state exactly as it was;
@@ -18,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "model/enfargar/enfargar.h"
@@ -30,10 +33,14 @@ namespace {
 
 using namespace loom;
 
+/// Tokens read per input (the rest is ignored): bounds the work per input;
+/// the index mode reaches deep positions within it.
+constexpr size_t kMaxTokens = 64;
+
 std::vector<std::string_view> tokens(std::string_view s) {
   std::vector<std::string_view> out;
   size_t i = 0;
-  while (i < s.size() && out.size() < 300) {
+  while (i < s.size() && out.size() < kMaxTokens) {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) ++i;
     size_t j = i;
     while (j < s.size() && !(s[j] == ' ' || s[j] == '\n' || s[j] == '\t' || s[j] == '\r')) ++j;
@@ -53,6 +60,20 @@ RuleSet pick_rules(const std::vector<RuleSpec>& specs, uint8_t bits) {
   return rs;
 }
 
+/// True the first time this process meets the position (by context and
+/// hash): the round trip of every legal move's name is checked once per
+/// position, not again each time an input passes through it (the start
+/// position of Migong side 7 alone has thousands of moves). A position
+/// a finding needs is still checked when its input is replayed alone.
+template <class S>
+bool first_visit(const S& s) {
+  static std::unordered_set<uint64_t> seen;
+  if (seen.size() > (1u << 22)) seen.clear();
+  const uint64_t key =
+      s.hash() ^ (reinterpret_cast<uintptr_t>(&s.context()) * 0x9e3779b97f4a7c15ull);
+  return seen.insert(key).second;
+}
+
 template <class S>
 void exercise(S s, std::string_view text, bool index_mode) {
   using Move = typename S::Move;
@@ -67,9 +88,11 @@ void exercise(S s, std::string_view text, bool index_mode) {
     FUZZ_REQUIRE(std::is_sorted(ms.begin(), ms.end()), "legal moves not sorted");
     FUZZ_REQUIRE(std::adjacent_find(ms.begin(), ms.end()) == ms.end(), "duplicate legal move");
     FUZZ_REQUIRE(ms.empty() == s.is_terminal(), "no moves iff terminal");
-    for (const auto& m : ms) {
-      auto back = s.parse_move(s.move_name(m));
-      FUZZ_REQUIRE(back && *back == m, "legal move name does not parse back: " + s.move_name(m));
+    if (first_visit(s)) {
+      for (const auto& m : ms) {
+        auto back = s.parse_move(s.move_name(m));
+        FUZZ_REQUIRE(back && *back == m, "legal move name does not parse back: " + s.move_name(m));
+      }
     }
     std::optional<Move> m = s.parse_move(tok);
     FUZZ_REQUIRE(s == before && s.hash() == h, "parse_move changed the state");

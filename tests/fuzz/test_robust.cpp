@@ -120,6 +120,8 @@ TEST_CASE("every integer option of every command refuses the same bad texts",
        "--max-checkers"},
       {{"puzzle", "make", "gadur", "--count", "1", "--seed", "1", "--out", "/nonexistent/p"},
        "--max-games"},
+      {{"puzzle", "make", "gadur", "--count", "1", "--seed", "1", "--out", "/nonexistent/p"},
+       "--stop-after"},
       {{"puzzle", "check", "/nonexistent/p"}, "--max-positions"},
   };
   std::vector<BadInput> cases;

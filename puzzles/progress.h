@@ -1,0 +1,63 @@
+// The progress file of `loom puzzle make` (issue 17): a killed generation
+// resumes where its last save left it, and gives the same collection as an
+// uninterrupted run (docs/robustness.md, "Puzzle generation").
+//
+// The file is a solver checkpoint (solver/checkpoint.h: written to a
+// temporary file, flushed to disk and renamed; a checksum over the whole
+// file; a job signature, so that another job's file is refused as a
+// mismatch and a damaged one as corrupt). It is saved at game boundaries
+// only, where the generator's whole state is small: the random source, the
+// index of the next game, the report's counters (rejections included), the
+// set of positions already examined and the puzzles found so far.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loom::puzzles {
+
+/// The generator's state between two games.
+struct Progress {
+  uint64_t rng = 0;        ///< the random source's state (detail::Rng)
+  uint64_t next_game = 0;  ///< index of the next game to play
+  uint64_t games = 0;      ///< MakeReport::games so far
+  uint64_t candidates = 0;
+  std::map<std::string, uint64_t> rejected;
+  std::vector<uint64_t> seen_hashes;   ///< board games: canonical hashes examined
+  std::vector<std::string> seen_keys;  ///< Long Nardy: position-and-results keys
+  /// Puzzles found so far, in the generator's order (before sorting and
+  /// naming), as the objects it built.
+  std::vector<nlohmann::json> found;
+};
+
+/// The progress file of the collection directory `dir`.
+std::string progress_path(const std::string& dir);
+
+/// Checkpoint kinds: one for the board games, one for Long Nardy.
+inline constexpr const char* kProgressKind = "puzzle make";
+inline constexpr const char* kNardyProgressKind = "puzzle make nardy";
+
+/// Writes `p` atomically to `path` under `signature` (solver/checkpoint.h).
+void save_progress(const std::string& path, const char* kind, const std::string& signature,
+                   const Progress& p);
+
+/// The progress saved in `path`, or nullopt if there is no such file.
+/// Throws InputError when the file is damaged ("is corrupt") or belongs to
+/// another job ("does not match this job"). `check` vets each saved puzzle
+/// (it returns "" or what is wrong: the file is then corrupt).
+std::optional<Progress> load_progress(
+    const std::string& path, const char* kind, const std::string& signature,
+    const std::function<std::string(const nlohmann::json&)>& check);
+
+/// Removes the progress file and its temporary (after the collection is written).
+void remove_progress(const std::string& path);
+
+/// "%.17g": a double as text that reads back to the same double.
+std::string exact_double(double x);
+
+}  // namespace loom::puzzles
