@@ -66,11 +66,7 @@ const std::map<std::string, std::string>& examples() {
 
 /// The version line of `loom --version`.
 std::string version_line() {
-#ifdef LOOM_VERSION
-  return std::string("loom ") + LOOM_VERSION;
-#else
-  return "loom (unknown version)";
-#endif
+  return std::string("loom ") + loom_version();
 }
 
 /// Standard output must have taken everything (a full disk, a closed pipe):
@@ -167,6 +163,14 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
     err << "loom: internal error: " << one_line(e.what()) << "\n";
     return 1;
   }
+}
+
+const char* loom_version() {
+#ifdef LOOM_VERSION
+  return LOOM_VERSION;
+#else
+  return "(unknown version)";
+#endif
 }
 
 }  // namespace loom

@@ -12,4 +12,8 @@ namespace loom {
 /// args excludes the program name.
 int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// The toolkit's version (the CMake project version), as `loom --version`
+/// prints it and as the progress and checkpoint signatures hold it.
+const char* loom_version();
+
 }  // namespace loom

@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/int_option.h"
 #include "app/typed_game.h"
@@ -36,12 +37,6 @@ struct MakeArgs {
   double checkpoint_interval = 10;           ///< seconds between progress saves
   uint64_t stop_after = 0;                   ///< testing: stop after N games
 };
-
-#ifdef LOOM_VERSION
-constexpr const char* kVersion = LOOM_VERSION;
-#else
-constexpr const char* kVersion = "unknown";
-#endif
 
 /// The progress file of DIR (puzzles/progress.h): the directory is created
 /// and the file's place tried before any work, so that an unwritable --out
@@ -87,7 +82,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     o.notes = &err;
     o.checkpoint_interval = a.checkpoint_interval;
     o.stop_after = a.stop_after;
-    o.version = kVersion;
+    o.version = loom_version();
     puzzles::check_nardy_make(o);
     o.progress_file = prepare_progress(a.out);
     auto rep = puzzles::make_nardy_puzzles(o);
@@ -118,7 +113,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   o.notes = &err;
   o.checkpoint_interval = a.checkpoint_interval;
   o.stop_after = a.stop_after;
-  o.version = kVersion;
+  o.version = loom_version();
   puzzles::MakeReport rep;
   visit_state(*g, [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;

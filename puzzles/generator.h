@@ -210,25 +210,14 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
     };
     if (auto p = load_progress(opt.progress_file, kProgressKind, signature, check)) {
       rng = detail::Rng(p->rng);
-      g = static_cast<int>(p->next_game);
-      rep.games = p->games;
-      rep.candidates = p->candidates;
-      rep.rejected = p->rejected;
+      g = resume_counters(*p, rep, opt.progress_file, found.size(), opt.count, opt.notes);
       seen.insert(p->seen_hashes.begin(), p->seen_hashes.end());
-      if (opt.notes)
-        *opt.notes << "resuming from " << opt.progress_file << ": " << g << " games played, "
-                   << found.size() << " of " << opt.count << " puzzles found\n";
     } else {
       found.clear();
     }
   }
   auto save = [&] {
-    Progress p;
-    p.rng = rng.state();
-    p.next_game = static_cast<uint64_t>(g);
-    p.games = rep.games;
-    p.candidates = rep.candidates;
-    p.rejected = rep.rejected;
+    Progress p = progress_of(rng.state(), g, rep);
     p.seen_hashes.assign(seen.begin(), seen.end());
     for (const auto& f : found) p.found.push_back(f.j);
     save_progress(opt.progress_file, kProgressKind, signature, p);

@@ -333,23 +333,12 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
     };
     if (auto pr = load_progress(mo.progress_file, kNardyProgressKind, signature, check)) {
       rng = detail::Rng(pr->rng);
-      g = static_cast<int>(pr->next_game);
-      rep.games = pr->games;
-      rep.candidates = pr->candidates;
-      rep.rejected = pr->rejected;
+      g = resume_counters(*pr, rep, mo.progress_file, found.size(), mo.count, mo.notes);
       seen.insert(pr->seen_keys.begin(), pr->seen_keys.end());
-      if (mo.notes)
-        *mo.notes << "resuming from " << mo.progress_file << ": " << g << " games played, "
-                  << found.size() << " of " << mo.count << " puzzles found\n";
     }
   }
   auto save = [&] {
-    Progress pr;
-    pr.rng = rng.state();
-    pr.next_game = static_cast<uint64_t>(g);
-    pr.games = rep.games;
-    pr.candidates = rep.candidates;
-    pr.rejected = rep.rejected;
+    Progress pr = progress_of(rng.state(), g, rep);
     pr.seen_keys.assign(seen.begin(), seen.end());
     for (const auto& f : found) pr.found.push_back(f.j);
     save_progress(mo.progress_file, kNardyProgressKind, signature, pr);

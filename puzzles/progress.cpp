@@ -12,6 +12,28 @@
 
 namespace loom::puzzles {
 
+Progress progress_of(uint64_t rng, int next_game, const MakeReport& rep) {
+  Progress p;
+  p.rng = rng;
+  p.next_game = static_cast<uint64_t>(next_game);
+  p.games = rep.games;
+  p.candidates = rep.candidates;
+  p.rejected = rep.rejected;
+  return p;
+}
+
+int resume_counters(const Progress& p, MakeReport& rep, const std::string& path, size_t found,
+                    int count, std::ostream* notes) {
+  rep.games = p.games;
+  rep.candidates = p.candidates;
+  rep.rejected = p.rejected;
+  const int g = static_cast<int>(p.next_game);
+  if (notes)
+    *notes << "resuming from " << path << ": " << g << " games played, " << found << " of " << count
+           << " puzzles found\n";
+  return g;
+}
+
 namespace {
 
 /// Payload layout version (inside the checkpoint format): a change of the

@@ -16,6 +16,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,17 @@ struct Progress {
   /// naming), as the objects it built.
   std::vector<nlohmann::json> found;
 };
+
+struct MakeReport;
+
+/// A Progress with the generator's position (random source, next game) and
+/// the report's counters; the caller adds its seen set and its puzzles.
+Progress progress_of(uint64_t rng, int next_game, const MakeReport& rep);
+
+/// Restores the report's counters from `p`, writes the resume note to
+/// `notes` (if any) and returns the index of the next game.
+int resume_counters(const Progress& p, MakeReport& rep, const std::string& path, size_t found,
+                    int count, std::ostream* notes);
 
 /// The progress file of the collection directory `dir`.
 std::string progress_path(const std::string& dir);
