@@ -2,7 +2,8 @@
 // exactly those the specification (properties/spec) allows at its position,
 // each with the position after that the model gives. One solver call per
 // puzzle decides it (the disagreement query of tests/spec/spec_check.h,
-// written again here because that header belongs to the test suite).
+// written again here because that header belongs to the test suite);
+// Enfargar uses witness queries per point instead (enfargar_puzzles.cpp).
 #pragma once
 
 #include <z3++.h>

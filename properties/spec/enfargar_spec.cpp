@@ -38,17 +38,21 @@ Exprs enfargar_lifelines(Encoder& e, const HexBoard& b, const std::string& name,
   return e.least_fixed_point(name, mine, step.base, step.supports);
 }
 
+z3::expr enfargar_point_empty(const Encoder& e, const HexPosition& before, const Exprs& at) {
+  Exprs empty_ok;
+  for (size_t i = 0; i < at.size(); ++i)
+    empty_ok.push_back(z3::implies(at[i], !before.own[i] && !before.opp[i]));
+  return e.all(empty_ok);
+}
+
 EnfargarMove encode_enfargar_move(Encoder& e, const HexBoard& b, const EnfargarRules& rules,
                                   const HexPosition* before_in, int site, bool clause2) {
   const int n = b.size();
   HexPosition before = before_in ? *before_in : fresh_position(e, b, "enf_before");
   Exprs at = choose_site(e, b, site, "enf_at");
 
-  Exprs empty_ok, own1;
-  for (int i = 0; i < n; ++i) {
-    empty_ok.push_back(z3::implies(at[i], !before.own[i] && !before.opp[i]));
-    own1.push_back(before.own[i] || at[i]);
-  }
+  Exprs own1;
+  for (int i = 0; i < n; ++i) own1.push_back(before.own[i] || at[i]);
   // (1) the new stone has a lifeline right after it is placed.
   Exprs own_life1 = enfargar_lifelines(e, b, "enf_own1", own1, before.opp, rules.touch);
   Exprs new_life;
@@ -71,7 +75,7 @@ EnfargarMove encode_enfargar_move(Encoder& e, const HexBoard& b, const EnfargarR
   for (int i = 0; i < n; ++i) every.push_back(z3::implies(after.own[i], own_life2[i]));
   z3::expr cond2 = e.name("enf_cond2", e.all(every));
 
-  z3::expr legal = e.all(empty_ok) && cond1;
+  z3::expr legal = enfargar_point_empty(e, before, at) && cond1;
   if (clause2) legal = legal && cond2;
   legal = e.name("enf_legal", legal);
   z3::expr annihilates = e.any(before.opp) && !e.any(after.opp);

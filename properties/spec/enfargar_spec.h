@@ -37,6 +37,12 @@ struct EnfargarMove {
   z3::expr annihilates;        ///< the opponent had stones and has none after
 };
 
+/// Clause (3) alone: the chosen point (`at`, one-hot) is empty in `before`.
+/// `EnfargarMove::legal` is this clause and the lifeline conditions, so a
+/// point this clause refuses is no legal placement; it builds no fixed point
+/// (the per-site puzzle check decides occupied points with it).
+z3::expr enfargar_point_empty(const Encoder& e, const HexPosition& before, const Exprs& at);
+
 /// Encodes one placement. `before` null: fresh variables; `site` >= 0 fixes
 /// the placement. `clause2` false leaves condition (2) out of `legal` (used
 /// to ask whether it is redundant; the rules always include it).

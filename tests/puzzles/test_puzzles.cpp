@@ -645,6 +645,37 @@ TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
   CHECK(lines(mal.err).size() == 1);
 }
 
+TEST_CASE("Enfargar 9: loom puzzle check confirms a 206-stone puzzle, Z3 step included (slow)",
+          "[puzzles][enfargar][.slow]") {
+  // tests/data/puzzles/enfargar9.jsonl: `loom puzzle make enfargar --size 9
+  // --count 1 --seed 1` (2026-12-01). The Z3 step is one witness query per
+  // point (about 40 s in Release; one refutation query did not finish in
+  // 900 s).
+  const std::string file = std::string(LOOM_TEST_DATA) + "/puzzles/enfargar9.jsonl";
+  auto ok = run({"puzzle", "check", file});
+  INFO(ok.err);
+  CHECK(ok.code == 0);
+  CHECK(ok.out == "1 of 1 puzzles confirmed\n");
+  // The Z3 step alone: the listed moves are exactly the spec's; one missing
+  // is caught.
+  auto p = puzzles::read_puzzles(file).at(0);
+  auto g = make_game("enfargar", 9, {});
+  g->play_record(p["record"].get<std::string>());
+  visit_state(*g, [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (puzzles::kPuzzleState<S>) {
+      std::vector<typename S::Move> legal;
+      s.legal_moves(legal);
+      std::sort(legal.begin(), legal.end());
+      CHECK(legal.size() == p["moves"].size());
+      CHECK(puzzles::spec_confirm(s, legal) == "");
+      auto fewer = legal;
+      fewer.pop_back();
+      CHECK(puzzles::spec_confirm(s, fewer) != "");
+    }
+  });
+}
+
 // --- golden puzzles against the naive references ---------------------------
 
 namespace {

@@ -4,6 +4,8 @@
 // which play never produces). Annihilation is compared as an observable.
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "model/enfargar/enfargar.h"
 #include "properties/conformance/conformance.h"
 #include "properties/spec/enfargar_spec.h"
@@ -121,6 +123,49 @@ TEST_CASE("enfargar spec: the cross-check catches a rule mismatch", "[spec][enfa
   CrossCheckStats stats("enfargar mismatch probe");
   CHECK(check(wrong, s, stats) != "");
   CHECK(check(right, s, stats) == "");
+}
+
+/// "Two valuations of the relation for one position and one site differ"
+/// (legality, the position after or the annihilation): UNSAT on every
+/// position of the board, every site, proves the relation a function there.
+/// The Enfargar 9 puzzle check relies on it: a satisfying valuation it finds
+/// is then the only one (puzzles/enfargar_puzzles.cpp).
+/// `cells`: only that position (empty: every position of the board).
+void relation_is_a_function(int side, bool touch, const spec::Cells& cells = {}) {
+  spec::HexBoard b(side);
+  for (int site = 0; site < b.size(); ++site) {
+    INFO("side " << side << " site " << b.name(site) << " fixed position " << !cells.empty());
+    z3::context ctx;
+    z3::solver solver(ctx);
+    spec::Encoder e(ctx);
+    const spec::HexPosition pos = spec::fresh_position(e, b, "pos");
+    const spec::EnfargarRules rules{touch};
+    const spec::EnfargarMove m1 = spec::encode_enfargar_move(e, b, rules, &pos, site);
+    const spec::EnfargarMove m2 = spec::encode_enfargar_move(e, b, rules, &pos, site);
+    spec::Exprs differ{m1.legal != m2.legal, m1.annihilates != m2.annihilates};
+    for (int i = 0; i < b.size(); ++i) {
+      differ.push_back(m1.after.own[i] != m2.after.own[i]);
+      differ.push_back(m1.after.opp[i] != m2.after.opp[i]);
+    }
+    solver.add(e.definitions());
+    if (!cells.empty()) solver.add(spec::equals(e, pos, cells));
+    solver.add(e.any(differ));
+    CHECK(solver.check() == z3::unsat);
+  }
+}
+
+TEST_CASE("enfargar spec: the relation is a function of the position and the site",
+          "[spec][enfargar]") {
+  for (bool touch : {false, true}) relation_is_a_function(2, touch);
+  // Larger boards: every site of random boards (every cell empty, own or
+  // the opponent's with equal chance; one query per site with the board free
+  // does not finish on side 3).
+  std::mt19937 rng(20261201);
+  for (int side : {3, 4}) {
+    spec::Cells cells(spec::HexBoard(side).size());
+    for (int& c : cells) c = static_cast<int>(rng() % 3);
+    relation_is_a_function(side, false, cells);
+  }
 }
 
 TEST_CASE("enfargar spec: slow sweep", "[spec][enfargar][.slow]") {
