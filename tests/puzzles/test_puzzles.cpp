@@ -127,6 +127,24 @@ std::vector<std::string> loom_moves(const json& p) {
   return lines(r.out);
 }
 
+/// f(state, its legal moves sorted) at a puzzle's position (default rules).
+template <class F>
+void at_position(const json& p, F&& f) {
+  auto g = make_game(p["game"].get<std::string>(), p["size"].get<int>(), {});
+  g->play_record(p["record"].get<std::string>());
+  visit_state(*g, [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (puzzles::kPuzzleState<S>) {
+      std::vector<typename S::Move> legal;
+      s.legal_moves(legal);
+      std::sort(legal.begin(), legal.end());
+      f(s, legal);
+    } else {
+      FAIL("no puzzles for this board");
+    }
+  });
+}
+
 void write_lines(const std::string& file, const std::vector<json>& ps) {
   std::ofstream f(file);
   for (const auto& p : ps) f << p.dump() << "\n";
@@ -377,31 +395,21 @@ TEST_CASE("the Z3 step alone catches a missing or an extra move", "[puzzles][spe
   for (const auto& b : kBoards) {
     const auto& p = collection(b).puzzles.at(0);
     INFO(p.dump());
-    auto g = make_game(b.game, b.size, {});
-    g->play_record(p["record"].get<std::string>());
-    visit_state(*g, [&](const auto& s) {
-      using S = std::remove_cvref_t<decltype(s)>;
-      if constexpr (puzzles::kPuzzleState<S>) {
-        std::vector<typename S::Move> legal;
-        s.legal_moves(legal);
-        std::sort(legal.begin(), legal.end());
-        CHECK(puzzles::spec_confirm(s, legal) == "");
-        auto fewer = legal;
-        fewer.erase(fewer.begin());
-        CHECK(puzzles::spec_confirm(s, fewer) != "");
-        // An occupied site (an illegal placement) listed as a move.
-        std::vector<std::string> toks;
-        for (const auto& m : legal) toks.push_back(s.move_name(m));
-        std::istringstream in(p["record"].get<std::string>());
-        for (std::string t; in >> t;) {
-          auto m = s.parse_move(t);
-          if (!m || std::binary_search(legal.begin(), legal.end(), *m) || t == "pass") continue;
-          auto more = legal;
-          more.push_back(*m);
-          std::sort(more.begin(), more.end());
-          CHECK(puzzles::spec_confirm(s, more) != "");
-          break;
-        }
+    at_position(p, [&](const auto& s, const auto& legal) {
+      CHECK(puzzles::spec_confirm(s, legal) == "");
+      auto fewer = legal;
+      fewer.erase(fewer.begin());
+      CHECK(puzzles::spec_confirm(s, fewer) != "");
+      // An occupied site (an illegal placement) listed as a move.
+      std::istringstream in(p["record"].get<std::string>());
+      for (std::string t; in >> t;) {
+        auto m = s.parse_move(t);
+        if (!m || std::binary_search(legal.begin(), legal.end(), *m) || t == "pass") continue;
+        auto more = legal;
+        more.push_back(*m);
+        std::sort(more.begin(), more.end());
+        CHECK(puzzles::spec_confirm(s, more) != "");
+        break;
       }
     });
   }
@@ -658,21 +666,13 @@ TEST_CASE("Enfargar 9: loom puzzle check confirms a 206-stone puzzle, Z3 step in
   CHECK(ok.out == "1 of 1 puzzles confirmed\n");
   // The Z3 step alone: the listed moves are exactly the spec's; one missing
   // is caught.
-  auto p = puzzles::read_puzzles(file).at(0);
-  auto g = make_game("enfargar", 9, {});
-  g->play_record(p["record"].get<std::string>());
-  visit_state(*g, [&](const auto& s) {
-    using S = std::remove_cvref_t<decltype(s)>;
-    if constexpr (puzzles::kPuzzleState<S>) {
-      std::vector<typename S::Move> legal;
-      s.legal_moves(legal);
-      std::sort(legal.begin(), legal.end());
-      CHECK(legal.size() == p["moves"].size());
-      CHECK(puzzles::spec_confirm(s, legal) == "");
-      auto fewer = legal;
-      fewer.pop_back();
-      CHECK(puzzles::spec_confirm(s, fewer) != "");
-    }
+  const auto p = puzzles::read_puzzles(file).at(0);
+  at_position(p, [&](const auto& s, const auto& legal) {
+    CHECK(legal.size() == p["moves"].size());
+    CHECK(puzzles::spec_confirm(s, legal) == "");
+    auto fewer = legal;
+    fewer.pop_back();
+    CHECK(puzzles::spec_confirm(s, fewer) != "");
   });
 }
 
