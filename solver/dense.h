@@ -267,19 +267,17 @@ class DenseSet {
   uint64_t size_ = 0;
 };
 
+/// What the dense solvers share: the codec and a position's successors and
+/// predecessors as keys (one process here, partitioned in
+/// solver/distributed_dense.h).
 template <DenseGame S>
-class DenseRetrograde {
+class DenseMoves {
  public:
   using Move = typename S::Move;
   using BB = Bitboard<1>;
   static constexpr bool kRetractable = RetractableGame<S>;
   static constexpr bool kFast = PlacementGame<S>;
   using Placed = typename dense_detail::PlacedOf<S, kFast>::type;
-
-  struct Config {
-    bool symmetry = true;
-    int threads = 1;
-  };
 
   /// Value codes, from the side to move's point of view.
   enum Code : uint8_t { kUnknown = 0, kWin = 1, kLoss = 2, kNeutral = 3 };
@@ -300,62 +298,10 @@ class DenseRetrograde {
     return "";
   }
 
-  DenseRetrograde(const S& root, Config cfg)
-      : root_(root), cfg_(cfg), codec_(root.geo(), cfg.symmetry), set_(codec_.key_count()) {
-    if (cfg_.threads < 1) cfg_.threads = 1;
-    std::string why = unsupported(root);
-    if (!why.empty()) throw InputError("--method dense: " + why);
-    root_key_ = key_of(root);
-  }
+  DenseMoves(const S& root, bool symmetry) : root_(root), codec_(root.geo(), symmetry) {}
 
-  /// Enumerates and solves. Polls ctl between layers; throws Interrupted on
-  /// a stop request.
-  void run(RunControl& ctl) {
-    enumerate(ctl);
-    if constexpr (kRetractable)
-      solve_counters(ctl);
-    else
-      solve_layers(ctl);
-    solved_ = true;
-  }
+  const DenseCodec& codec() const { return codec_; }
 
-  // --- results ------------------------------------------------------------
-
-  uint64_t positions() const { return set_.size(); }
-  uint64_t moves() const { return moves_; }
-  /// Moves that end the game (into an end position, not stored).
-  uint64_t terminals() const { return ends_; }
-  uint32_t sweeps() const { return max_dist_; }
-  int symmetries() const { return codec_.symmetries(); }
-  uint64_t bytes() const {
-    return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_;
-  }
-  Value::Kind neutral_kind() const { return neutral_; }
-
-  /// Value and plies to the end (-1: draw or unknown) of a position reachable
-  /// from the root.
-  std::pair<Value, int> lookup(const S& s) const {
-    auto [code, d] = code_of(s);
-    Color mover = s.to_move();
-    Value v;
-    switch (code) {
-      case kWin:
-        v = Value::win(mover);
-        break;
-      case kLoss:
-        v = Value::win(other(mover));
-        break;
-      case kNeutral:
-        v = Value::of(neutral_);
-        break;
-      default:
-        if (solved_ && d != -2) v = Value::of(Value::Kind::kDraw);
-        return {v, -1};
-    }
-    return {v, d};
-  }
-
- private:
   struct Child {
     uint32_t key;
     uint8_t code;  // virtual child: its value for its mover (else kUnknown)
@@ -576,6 +522,134 @@ class DenseRetrograde {
   static int stones_of(const S& s) {
     return (s.stones(Color::kBlack) | s.stones(Color::kWhite)).count();
   }
+
+  /// (code, dist) of a position that is not stored: an end, or a pass
+  /// answered by the only move, a pass that ends the game.
+  std::optional<std::pair<uint8_t, int>> end_code(const S& s) const {
+    if (s.is_terminal()) {
+      Outcome o = s.outcome();
+      if (o.kind == Outcome::Kind::kUnresolved || o.kind == Outcome::Kind::kDraw)
+        return std::pair<uint8_t, int>{kNeutral, 0};
+      return std::pair<uint8_t, int>{Outcome::win(s.to_move()) == o ? kWin : kLoss, 0};
+    }
+    if (dense_detail::passes_of(s) > 0) {
+      std::vector<Move> ms;
+      s.legal_moves(ms);
+      if (ms.size() == 1) {
+        S c = s;
+        typename S::Undo u;
+        c.apply(ms[0], u);
+        if (c.is_terminal() && dense_detail::passes_of(c) > 0) {
+          auto [code, d] = *end_code(c);
+          return std::pair<uint8_t, int>{flip(code), 1};
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// The neutral value seen at the ends (unknown if none).
+  Value::Kind neutral_seen() const { return neutral_seen_.load(); }
+
+ protected:
+  S root_;
+  DenseCodec codec_;
+  std::atomic<Value::Kind> neutral_seen_{Value::Kind::kUnknown};
+};
+
+template <DenseGame S>
+class DenseRetrograde : public DenseMoves<S> {
+ public:
+  using Base = DenseMoves<S>;
+  using Base::kChunk;
+  using Base::kCodeShift;
+  using Base::kCountMask;
+  using Base::kFast;
+  using Base::kLoss;
+  using Base::kNeutral;
+  using Base::kNeutralSeen;
+  using Base::kNoDist;
+  using Base::kRetractable;
+  using Base::kUnknown;
+  using Base::kWin;
+  using Base::unsupported;
+  using typename Base::BB;
+  using typename Base::Child;
+  using typename Base::Move;
+  using typename Base::Placed;
+  using typename Base::Scratch;
+
+  struct Config {
+    bool symmetry = true;
+    int threads = 1;
+  };
+
+  DenseRetrograde(const S& root, Config cfg)
+      : Base(root, cfg.symmetry), cfg_(cfg), set_(codec_.key_count()) {
+    if (cfg_.threads < 1) cfg_.threads = 1;
+    std::string why = unsupported(root);
+    if (!why.empty()) throw InputError("--method dense: " + why);
+    root_key_ = key_of(root);
+  }
+
+  /// Enumerates and solves. Polls ctl between layers; throws Interrupted on
+  /// a stop request.
+  void run(RunControl& ctl) {
+    enumerate(ctl);
+    if constexpr (kRetractable)
+      solve_counters(ctl);
+    else
+      solve_layers(ctl);
+    solved_ = true;
+  }
+
+  // --- results ------------------------------------------------------------
+
+  uint64_t positions() const { return set_.size(); }
+  uint64_t moves() const { return moves_; }
+  /// Moves that end the game (into an end position, not stored).
+  uint64_t terminals() const { return ends_; }
+  uint32_t sweeps() const { return max_dist_; }
+  int symmetries() const { return codec_.symmetries(); }
+  uint64_t bytes() const {
+    return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_;
+  }
+  Value::Kind neutral_kind() const { return neutral_; }
+
+  /// Value and plies to the end (-1: draw or unknown) of a position reachable
+  /// from the root.
+  std::pair<Value, int> lookup(const S& s) const {
+    auto [code, d] = code_of(s);
+    Color mover = s.to_move();
+    Value v;
+    switch (code) {
+      case kWin:
+        v = Value::win(mover);
+        break;
+      case kLoss:
+        v = Value::win(other(mover));
+        break;
+      case kNeutral:
+        v = Value::of(neutral_);
+        break;
+      default:
+        if (solved_ && d != -2) v = Value::of(Value::Kind::kDraw);
+        return {v, -1};
+    }
+    return {v, d};
+  }
+
+ private:
+  using Base::children;
+  using Base::codec_;
+  using Base::decode;
+  using Base::flip;
+  using Base::key_of;
+  using Base::neutral_seen_;
+  using Base::outcome_code;
+  using Base::parents;
+  using Base::root_;
+  using Base::stones_of;
 
   /// Runs f(thread, begin, end) over [0, n) in slices, one per thread.
   template <class F>
@@ -918,34 +992,14 @@ class DenseRetrograde {
 
   /// (code, dist) of any reachable position; dist -2 when not stored.
   std::pair<uint8_t, int> code_of(const S& s) const {
-    if (s.is_terminal()) {
-      Outcome o = s.outcome();
-      if (o.kind == Outcome::Kind::kUnresolved || o.kind == Outcome::Kind::kDraw)
-        return {kNeutral, 0};
-      return {Outcome::win(s.to_move()) == o ? kWin : kLoss, 0};
-    }
-    if (dense_detail::passes_of(s) > 0) {
-      std::vector<Move> ms;
-      s.legal_moves(ms);
-      if (ms.size() == 1) {
-        S c = s;
-        typename S::Undo u;
-        c.apply(ms[0], u);
-        if (c.is_terminal() && dense_detail::passes_of(c) > 0) {
-          auto [code, d] = code_of(c);
-          return {flip(code), 1};
-        }
-      }
-    }
+    if (auto e = this->end_code(s)) return *e;
     int64_t r = set_.find(key_of(s));
     if (r < 0 || !solved_) return {kUnknown, -2};
     uint8_t code = (cell_[r] >> kCodeShift) & 3;
     return {code, code == kUnknown ? -1 : dist_[r]};
   }
 
-  S root_;
   Config cfg_;
-  DenseCodec codec_;
   DenseSet set_;
   uint32_t root_key_ = 0;
   std::vector<std::vector<uint32_t>> buckets_;
@@ -955,7 +1009,6 @@ class DenseRetrograde {
   uint64_t moves_ = 0, ends_ = 0, peak_lists_ = 0;
   uint32_t max_dist_ = 0;
   bool solved_ = false;
-  std::atomic<Value::Kind> neutral_seen_{Value::Kind::kUnknown};
   Value::Kind neutral_ = Value::Kind::kUnknown;
 };
 
