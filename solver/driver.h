@@ -20,6 +20,8 @@
 #include "solver/control.h"
 #include "solver/dense.h"
 #include "solver/dfs.h"
+#include "solver/distributed_dense.h"
+#include "solver/exchange.h"
 #include "solver/graph_checks.h"
 #include "solver/retrograde.h"
 #include "solver/value.h"
@@ -49,6 +51,9 @@ struct SolveOptions {
   uint64_t stop_after = 0;
   /// Stop as if interrupted after this many seconds (0: never; loom audit).
   double deadline_seconds = 0;
+  /// The ranks of a distributed run (mpirun), or null for one process.
+  /// Under mpirun the dense method runs partitioned (with one rank too).
+  Exchange* exchange = nullptr;
 };
 
 struct OpeningResult {
@@ -78,6 +83,8 @@ struct SolveReport {
   int symmetries = 1;
   double seconds = 0;  ///< this run's (a resumed run does not count earlier runs)
   bool resumed = false;
+  /// A partitioned run (dense, distributed or checkpointed): each rank's figures.
+  std::vector<RankStats> ranks;
   std::string note;
   std::string pie_setup;  ///< pie table: the set-up the setter should choose
 };
@@ -279,7 +286,6 @@ template <Game S>
 std::string dense_unsupported(const S& root, const SolveOptions& o) {
   if constexpr (DenseGame<S>) {
     if (o.max_positions != 0) return "--max-positions is not used by --method dense";
-    if (!o.checkpoint.empty()) return "--method dense does not write checkpoints yet";
     return DenseRetrograde<S>::unsupported(root);
   } else {
     (void)root;
@@ -310,6 +316,55 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
     rep.bytes = d.bytes();
     report_from_table(
         root, o, [&](const S& s) { return d.lookup(s); }, rep);
+    rep.seconds = ctl.elapsed();
+    return rep;
+  } else {
+    (void)root;
+    (void)ctl;
+    throw InputError("--method dense: " + dense_unsupported(root, o));
+  }
+}
+
+/// The dense method partitioned over the ranks of o.exchange (or one
+/// process, for a checkpointed run): solver/distributed_dense.h. Collective:
+/// every rank calls it; rank 0's report is the one to print.
+template <Game S>
+SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& ctl) {
+  if constexpr (DenseGame<S>) {
+    std::string why = dense_unsupported(root, o);
+    if (!why.empty()) throw InputError("--method dense: " + why);
+    LocalExchange local;
+    Exchange& ex = o.exchange ? *o.exchange : local;
+    using D = DistributedDense<S>;
+    typename D::Config cfg;
+    cfg.symmetry = o.symmetry;
+    cfg.checkpoint = o.checkpoint;
+    cfg.signature = o.signature;
+    D d(root, cfg, ex);
+    SolveReport rep;
+    rep.method = "dense";
+    rep.symmetries = d.symmetries();
+    d.run(ctl);
+    rep.complete = true;
+    rep.resumed = d.resumed();
+    rep.positions = rep.nodes = d.positions();
+    rep.moves = d.moves();
+    rep.terminals = d.terminals();
+    rep.sweeps = d.sweeps();
+    rep.bytes = d.bytes_per_rank();
+    rep.ranks = d.ranks();
+    if (ex.rank() == 0) {
+      try {
+        report_from_table(
+            root, o, [&](const S& s) { return d.ask(s); }, rep);
+      } catch (...) {
+        d.stop_service();
+        throw;
+      }
+      d.stop_service();
+    } else {
+      d.serve();
+    }
     rep.seconds = ctl.elapsed();
     return rep;
   } else {
@@ -580,6 +635,18 @@ template <Game S>
 SolveReport solve_position(const S& root, const SolveOptions& o) {
   RunControl ctl(detail::control_config(o));
   SolveOptions::Method m = o.method;
+  const bool ranks = o.exchange != nullptr;  // under mpirun, even with one rank
+  if (ranks && o.exchange->size() > 1 && m != SolveOptions::Method::kAuto &&
+      m != SolveOptions::Method::kDense)
+    throw InputError(
+        "under mpirun with more than one rank, loom solve runs --method dense (Gadur and "
+        "Enfargar up to side 3); run other methods as one process");
+  if (ranks || (m == SolveOptions::Method::kDense && !o.checkpoint.empty())) {
+    SolveReport rep = detail::solve_partitioned(root, o, ctl);
+    rep.to_move = root.to_move();
+    ctl.clear_status();
+    return rep;
+  }
   if (m == SolveOptions::Method::kAuto)
     // The dense method is opt-in (--method dense) until it meets its speed
     // targets on side 3 (docs/solver.md).
