@@ -7,6 +7,7 @@
 
 #include "app/command.h"
 #include "app/int_option.h"
+#include "app/ranks.h"
 #include "app/solve_nardy.h"
 #include "app/solve_output.h"
 #include "app/typed_game.h"
@@ -134,6 +135,13 @@ std::vector<CommandSpec> solve_commands() {
                                                       : Method::kAuto;
                if (ga->given("--checkpoint") && o.checkpoint.empty())
                  throw InputError("--checkpoint needs a file name");
+               o.exchange = process_exchange();
+               const bool ranks = o.exchange && o.exchange->size() > 1;
+               if (ranks && (ga->game == "nardy" || a->pie))
+                 throw InputError(
+                     "under mpirun with more than one rank, loom solve runs --method dense "
+                     "(Gadur and Enfargar up to side 3), not " +
+                     std::string(a->pie ? "--pie" : "nardy"));
                if (ga->game == "nardy") {
                  // Long Nardy: expectations by the exact solvers in solver/nardy/.
                  NardySolveArgs na;

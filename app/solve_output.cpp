@@ -208,6 +208,16 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
   out << ", " << mem_text(r.bytes) << ", " << secs << " s"
       << (r.resumed ? " in this run (resumed from a checkpoint)" : "") << "\n";
+  if (r.ranks.size() > 1) {
+    out << "ranks: " << r.ranks.size() << " (positions, handled, messages, sent, memory):";
+    for (size_t i = 0; i < r.ranks.size(); ++i) {
+      const auto& k = r.ranks[i];
+      out << (i ? "; " : " ") << i << ": " << solver::with_commas(k.positions) << ", "
+          << solver::with_commas(k.handled) << ", " << solver::with_commas(k.messages) << ", "
+          << mem_text(k.bytes_sent) << ", " << mem_text(k.bytes);
+    }
+    out << "\n";
+  }
   if (json) {
     nlohmann::json j;
     job.to_json(j);
@@ -239,6 +249,16 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     j["symmetries"] = r.symmetries;
     j["bytes"] = r.bytes;
     j["resumed"] = r.resumed;
+    if (!r.ranks.empty()) {
+      nlohmann::json rk = nlohmann::json::array();
+      for (const auto& k : r.ranks)
+        rk.push_back({{"positions", k.positions},
+                      {"handled", k.handled},
+                      {"messages", k.messages},
+                      {"bytes_sent", k.bytes_sent},
+                      {"bytes", k.bytes}});
+      j["ranks"] = rk;
+    }
     if (!r.note.empty()) j["note"] = r.note;
     out << j.dump() << "\n";
   }
