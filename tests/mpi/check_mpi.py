@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""The distributed dense solver (`mpirun -np K loom solve ... --method dense`)
+against the one-process dense solver: the same value, openings, principal
+variation and counts for K = 1, 2, 3; a run stopped at a step boundary and a
+run with a rank killed by SIGKILL both resume to the same result; a restart
+with another K and a command other than solve are refused with exit 2.
+
+Usage: check_mpi.py LOOM [--slow]   (docs/distributed.md)
+The expected values are the one-process solver's own (tests/solver checks
+that one against the hash-table retrograde), computed in the same run.
+"""
+import json, os, signal, subprocess, sys, tempfile, time
+
+LOOM = sys.argv[1]
+SLOW = "--slow" in sys.argv
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+# OpenMPI's own start-up allocations are not freed at exit.
+ENV["ASAN_OPTIONS"] = ENV.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+KEYS = ["value", "openings", "pv", "pv_repeats", "positions", "moves", "ends", "sweeps",
+        "complete", "plies", "symmetries"]
+failures = []
+
+
+def run(cmd, timeout=1800):
+    p = subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def mpirun(k, args, **kw):
+    return run(["mpirun", "-np", str(k), "--oversubscribe", LOOM] + args, **kw)
+
+
+def last_json(out):
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def loom_lines(err):
+    """What loom printed on stderr (mpirun adds its own banner on failure)."""
+    return [l for l in err.splitlines() if l.startswith("loom:")]
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def same(a, b):
+    return {k: a.get(k) for k in KEYS} == {k: b.get(k) for k in KEYS}
+
+
+def job_args(job):
+    return ["solve"] + job + ["--method", "dense", "--json"]
+
+
+def reference(job):
+    rc, out, err = run([LOOM] + job_args(job) + ["--threads", "1"])
+    assert rc == 0, err
+    return last_json(out)
+
+
+def agree(job, ks):
+    ref = reference(job)
+    for k in ks:
+        rc, out, err = mpirun(k, job_args(job))
+        name = " ".join(job) + f" on {k} rank(s)"
+        if rc != 0:
+            check(False, name + ": exit " + str(rc) + " " + " ".join(loom_lines(err)))
+            continue
+        j = last_json(out)
+        check(same(j, ref), name + ": the one-process values and counts")
+        ranks = j.get("ranks", [])
+        check(len(ranks) == k and sum(r["positions"] for r in ranks) == ref["positions"],
+              name + ": every position owned by exactly one rank")
+        check(sum(l.startswith("{") for l in out.splitlines()) == 1 and out.count("value:") == 1,
+              name + ": one report (rank 0 prints)")
+    return ref
+
+
+def resume_after_stop(job, k, stop_after):
+    ref = reference(job)
+    with tempfile.TemporaryDirectory() as d:
+        ck = os.path.join(d, "ck")
+        args = job_args(job) + ["--checkpoint", ck]
+        rc, out, err = mpirun(k, args + ["--stop-after", str(stop_after)])
+        check(rc == 130 and "interrupted" in err, f"{job} on {k} ranks: --stop-after stops (exit 130)")
+        check(all(os.path.exists(f"{ck}.rank{r}.a") for r in range(k)) and os.path.exists(ck),
+              f"{job} on {k} ranks: every rank saved its part and rank 0 the manifest")
+        other = k + 1
+        rc2, _, err2 = mpirun(other, args)
+        check(rc2 == 2 and len(loom_lines(err2)) == 1 and f"mpirun -np {k}" in err2,
+              f"{job}: a restart on {other} ranks is refused with one line, exit 2")
+        rc, out, err = mpirun(k, args)
+        j = last_json(out) if rc == 0 else {}
+        check(rc == 0 and j.get("resumed") is True and same(j, ref),
+              f"{job} on {k} ranks: the resumed run gives the uninterrupted values")
+
+
+def resume_after_kill(job, k, after):
+    """SIGKILL one rank `after` seconds in, then rerun: the same values."""
+    ref = reference(job)
+    with tempfile.TemporaryDirectory() as d:
+        ck = os.path.join(d, "ck")
+        args = job_args(job) + ["--checkpoint", ck, "--checkpoint-interval", "0.5"]
+        p = subprocess.Popen(["mpirun", "-np", str(k), "--oversubscribe", LOOM] + args, env=ENV,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(after)
+        killed = False
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        if kids and p.poll() is None:
+            os.kill(int(kids[-1]), signal.SIGKILL)
+            killed = True
+        p.communicate(timeout=600)
+        check(not killed or p.returncode != 0, f"{job}: mpirun fails when a rank is killed")
+        saved = os.path.exists(ck)
+        rc, out, err = mpirun(k, args)
+        j = last_json(out) if rc == 0 else {}
+        check(rc == 0 and same(j, ref),
+              f"{job} on {k} ranks: killed after {after} s (a save existed: {saved}), the rerun "
+              "gives the uninterrupted values" + ("" if rc == 0 else ": " + " ".join(loom_lines(err))))
+        if killed and saved:
+            check(j.get("resumed") is True, f"{job}: the rerun resumed from the checkpoint")
+
+
+gadur2 = [["gadur", "--size", "2"] + r for r in
+          ([], ["--rule", "capture=merge-only"], ["--rule", "exception=subset"])]
+enf2 = [["enfargar", "--size", "2"]]
+enf3 = ["enfargar", "--size", "3", "--record", "a1 b2 c3 d4 e5 a2 b1"]
+for job in gadur2 + enf2 + [enf3]:
+    agree(job, [1, 2, 3])
+resume_after_stop(enf3, 2, 3)
+resume_after_stop(gadur2[0], 3, 2)
+resume_after_kill(enf3, 2, 1.5)
+
+rc, out, err = mpirun(2, ["perft", "gadur", "--size", "2", "--depth", "2"])
+check(rc == 2 and len(loom_lines(err)) == 1 and "only 'loom solve'" in err,
+      "a command other than solve under 2 ranks: one line, exit 2")
+rc, out, err = mpirun(2, ["solve", "gadur", "--size", "2", "--method", "dfs"])
+check(rc == 2 and len(loom_lines(err)) == 1, "--method dfs under 2 ranks: one line, exit 2")
+
+if SLOW:
+    g3 = ["gadur", "--size", "3"]
+    agree(g3, [2, 3])
+    agree(g3 + ["--rule", "capture=merge-only"], [2, 3])
+    agree(["enfargar", "--size", "3"], [2, 3])
+    resume_after_kill(g3, 2, 40)
+
+print("all passed" if not failures else f"{len(failures)} FAILED", flush=True)
+sys.exit(1 if failures else 0)
