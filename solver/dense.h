@@ -323,6 +323,61 @@ class DenseMoves {
     return c == kWin ? uint8_t{kLoss} : c == kLoss ? uint8_t{kWin} : c;
   }
 
+  /// Folds successors' (code, plies to the end) into the position's: a win
+  /// by the fastest lost successor, else neutral or a loss by the slowest.
+  struct Fold {
+    bool win = false, neutral = false;
+    int dmin_win = 1 << 30, dmax = 0;
+    void add(uint8_t code, int d) {
+      dmax = std::max(dmax, d);
+      if (code == kLoss) {
+        win = true;
+        dmin_win = std::min(dmin_win, d);
+      } else if (code == kNeutral) {
+        neutral = true;
+      }
+    }
+    uint8_t code() const { return win ? kWin : neutral ? kNeutral : kLoss; }
+    uint8_t dist() const {
+      int d = 1 + (win ? dmin_win : dmax);
+      if (d >= kNoDist) throw std::length_error("--method dense: more than 254 plies");
+      return static_cast<uint8_t>(d);
+    }
+  };
+
+  /// A position's first cell byte and distance from its successors as
+  /// `children` left them (counter method): decided if its virtual children
+  /// decide it, else the count of stored successors (+ kNeutralSeen) and
+  /// kNoDist.
+  static std::pair<uint8_t, uint8_t> first_byte(const std::vector<Child>& kids) {
+    Fold f;
+    uint32_t cnt = 0;
+    for (const Child& k : kids) {
+      if (k.code == kUnknown)
+        ++cnt;
+      else
+        f.add(k.code, k.dist);
+    }
+    if (kids.empty()) throw std::logic_error("a stored position has no move");
+    if (cnt > kCountMask) throw std::length_error("--method dense: more than 31 successors");
+    if (f.win || cnt == 0) return {static_cast<uint8_t>(f.code() << kCodeShift), f.dist()};
+    if (f.dmax > 1) throw std::logic_error("--method dense: a long virtual child");
+    return {static_cast<uint8_t>(cnt | (f.neutral ? kNeutralSeen : 0)), kNoDist};
+  }
+
+  /// The cell of an undecided position after one stored successor's value
+  /// (for its mover) `jcode` arrives; `decided` when that settles it.
+  static uint8_t counter_step(uint8_t old, uint8_t jcode, bool& decided) {
+    decided = true;
+    if (jcode == kLoss) return kWin << kCodeShift;
+    const uint8_t cnt = old & kCountMask;
+    if (cnt == 0) throw std::logic_error("--method dense: counter underflow");
+    const bool neu = (old & kNeutralSeen) || jcode == kNeutral;
+    if (cnt == 1) return static_cast<uint8_t>((neu ? kNeutral : kLoss) << kCodeShift);
+    decided = false;
+    return static_cast<uint8_t>((cnt - 1) | (neu ? kNeutralSeen : 0));
+  }
+
   uint32_t key_of(const S& s) const {
     return codec_.canonical(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0],
                             s.to_move());
@@ -575,6 +630,7 @@ class DenseRetrograde : public DenseMoves<S> {
   using Base::unsupported;
   using typename Base::BB;
   using typename Base::Child;
+  using typename Base::Fold;
   using typename Base::Move;
   using typename Base::Placed;
   using typename Base::Scratch;
@@ -642,7 +698,9 @@ class DenseRetrograde : public DenseMoves<S> {
  private:
   using Base::children;
   using Base::codec_;
+  using Base::counter_step;
   using Base::decode;
+  using Base::first_byte;
   using Base::flip;
   using Base::key_of;
   using Base::neutral_seen_;
@@ -719,44 +777,18 @@ class DenseRetrograde : public DenseMoves<S> {
               S s = decode(list[begin + i]);
               children(s, sc);
               if constexpr (!kRetractable) count = stones_of(s);
-              uint8_t cnt = 0, vmin_loss = kNoDist, vmax = 0;
-              bool win = false, neutral = false;
               for (const Child& k : sc.kids) {
                 ++o.moves;
                 if (k.code != kUnknown) {
                   ++o.ends;
-                  vmax = std::max(vmax, k.dist);
-                  if (k.code == kLoss) {
-                    win = true;
-                    vmin_loss = std::min(vmin_loss, k.dist);
-                  }
-                  if (k.code == kNeutral) neutral = true;
                   continue;
                 }
-                ++cnt;
                 if (set_.contains(k.key)) continue;
                 set_.prefetch(k.key);
                 pend.push_back(k.key);
                 if constexpr (!kRetractable) pend.push_back(static_cast<uint32_t>(count));
               }
-              if constexpr (kRetractable) {
-                if (cnt > kCountMask)
-                  throw std::length_error("--method dense: more than 31 successors");
-                uint8_t& f = first[i];
-                uint8_t& d = dist[i];
-                if (win) {
-                  f = kWin << kCodeShift;
-                  d = static_cast<uint8_t>(vmin_loss + 1);
-                } else if (cnt == 0) {
-                  if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
-                  f = (neutral ? kNeutral : kLoss) << kCodeShift;
-                  d = static_cast<uint8_t>(vmax + 1);
-                } else {
-                  f = static_cast<uint8_t>(cnt | (neutral ? kNeutralSeen : 0));
-                  d = kNoDist;
-                  if (vmax > 1) throw std::logic_error("--method dense: a long virtual child");
-                }
-              }
+              if constexpr (kRetractable) std::tie(first[i], dist[i]) = first_byte(sc.kids);
             }
             const size_t step = kRetractable ? 1 : 2;
             for (size_t j = 0; j < pend.size(); j += step) {
@@ -883,22 +915,8 @@ class DenseRetrograde : public DenseMoves<S> {
             uint8_t old = cell.load(std::memory_order_relaxed);
             for (;;) {
               if ((old >> kCodeShift) & 3) break;  // decided already
-              uint8_t nv;
-              bool decided = false;
-              if (jcode == kLoss) {
-                nv = kWin << kCodeShift;
-                decided = true;
-              } else {
-                uint8_t cnt = old & kCountMask;
-                if (cnt == 0) throw std::logic_error("--method dense: counter underflow");
-                bool neu = (old & kNeutralSeen) || jcode == kNeutral;
-                if (cnt == 1) {
-                  nv = (neu ? kNeutral : kLoss) << kCodeShift;
-                  decided = true;
-                } else {
-                  nv = static_cast<uint8_t>((cnt - 1) | (neu ? kNeutralSeen : 0));
-                }
-              }
+              bool decided;
+              const uint8_t nv = counter_step(old, jcode, decided);
               if (cell.compare_exchange_weak(old, nv, std::memory_order_relaxed)) {
                 if (decided) {
                   dist_[r] = static_cast<uint8_t>(d + 1);
@@ -922,34 +940,22 @@ class DenseRetrograde : public DenseMoves<S> {
 
   /// Value and distance of a position from its successors' (all solved).
   void settle(uint32_t key, const Scratch& sc, uint32_t& maxd) {
-    bool win = false, neutral = false;
-    int dmin_win = 1 << 30, dmax = 0;
-    for (const Child& k : sc.kids) {
-      uint8_t code = k.code;
-      int d = k.dist;
-      if (code == kUnknown) {
-        uint32_t r = set_.rank(k.key);
-        code = (cell_[r] >> kCodeShift) & 3;
-        d = dist_[r];
-        if (code == kUnknown)
-          throw std::logic_error("--method dense: a successor is not solved yet");
-      }
-      dmax = std::max(dmax, d);
-      if (code == kLoss) {
-        win = true;
-        dmin_win = std::min(dmin_win, d);
-      } else if (code == kNeutral) {
-        neutral = true;
-      }
-    }
     if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
-    uint8_t res = win ? kWin : neutral ? kNeutral : kLoss;
-    int dist = 1 + (win ? dmin_win : dmax);
-    if (dist >= kNoDist) throw std::length_error("--method dense: more than 254 plies");
-    uint32_t r = set_.rank(key);
-    cell_[r] = static_cast<uint8_t>(res << kCodeShift);
-    dist_[r] = static_cast<uint8_t>(dist);
-    maxd = std::max<uint32_t>(maxd, static_cast<uint32_t>(dist));
+    Fold f;
+    for (const Child& k : sc.kids) {
+      if (k.code != kUnknown) {
+        f.add(k.code, k.dist);
+        continue;
+      }
+      const uint32_t r = set_.rank(k.key);
+      const uint8_t code = (cell_[r] >> kCodeShift) & 3;
+      if (code == kUnknown) throw std::logic_error("--method dense: a successor is not solved yet");
+      f.add(code, dist_[r]);
+    }
+    const uint32_t r = set_.rank(key);
+    cell_[r] = static_cast<uint8_t>(f.code() << kCodeShift);
+    dist_[r] = f.dist();
+    maxd = std::max<uint32_t>(maxd, dist_[r]);
   }
 
   void solve_layers(RunControl& ctl) {

@@ -59,6 +59,7 @@ class DistributedDense : public DenseMoves<S> {
   using Base::kUnknown;
   using Base::kWin;
   using typename Base::Child;
+  using typename Base::Fold;
   using typename Base::Scratch;
 
   struct Config {
@@ -232,18 +233,22 @@ class DistributedDense : public DenseMoves<S> {
 
   /// Progress on rank 0's terminal: rates a rank, traffic, memory.
   void progress(RunControl& ctl, const std::string& what) {
-    std::vector<uint64_t> v{handled_, ex_.messages(), ex_.bytes_sent(), bytes()};
-    std::vector<uint64_t> m{bytes()};
+    // One collective: the sums, then each rank's memory in its own slot.
+    std::vector<uint64_t> v(3 + k_, 0);
+    v[0] = handled_;
+    v[1] = ex_.messages();
+    v[2] = ex_.bytes_sent();
+    v[3 + me_] = bytes();
     ex_.sum(v);
-    ex_.max(m);
     ctl.work(1);
     if (me_ != 0) return;
+    const uint64_t most = *std::max_element(v.begin() + 3, v.end());
     double t = std::max(ctl.elapsed(), 1e-3);
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.2f M/s a rank", static_cast<double>(v[0]) / k_ / t / 1e6);
     ctl.status("dense on " + std::to_string(k_) + (k_ == 1 ? " rank: " : " ranks: ") + what + ", " +
                rate + ", " + with_commas(v[1]) + " messages, " + with_commas(v[2] >> 20) +
-               " MB sent, " + with_commas(m[0] >> 20) + " MB a rank");
+               " MB sent, " + with_commas(most >> 20) + " MB a rank");
   }
 
   uint64_t bytes() const {
@@ -323,40 +328,18 @@ class DistributedDense : public DenseMoves<S> {
   /// method) and its stored children, batched for their owners.
   void expand(int b, uint32_t key, Scratch& sc, std::vector<std::vector<uint64_t>>& send) {
     this->children(this->decode(key), sc);
-    uint8_t cnt = 0, vmin_loss = kNoDist, vmax = 0;
-    bool win = false, neutral = false;
     for (const Child& k : sc.kids) {
       ++moves_;
       if (k.code != kUnknown) {
         ++ends_;
-        vmax = std::max(vmax, k.dist);
-        if (k.code == kLoss) {
-          win = true;
-          vmin_loss = std::min(vmin_loss, k.dist);
-        }
-        if (k.code == kNeutral) neutral = true;
         continue;
       }
-      ++cnt;
       const uint32_t o = owner(k.key);
       if (o == me_ && set_.contains(local(k.key))) continue;
       send[o].push_back(k.key);
     }
     if constexpr (kRetractable) {
-      if (cnt > kCountMask) throw std::length_error("--method dense: more than 31 successors");
-      uint8_t f, d;
-      if (win) {
-        f = kWin << kCodeShift;
-        d = static_cast<uint8_t>(vmin_loss + 1);
-      } else if (cnt == 0) {
-        if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
-        f = (neutral ? kNeutral : kLoss) << kCodeShift;
-        d = static_cast<uint8_t>(vmax + 1);
-      } else {
-        f = static_cast<uint8_t>(cnt | (neutral ? kNeutralSeen : 0));
-        d = kNoDist;
-        if (vmax > 1) throw std::logic_error("--method dense: a long virtual child");
-      }
+      const auto [f, d] = Base::first_byte(sc.kids);
       first_[b].push_back(f);
       dist_list_[b].push_back(d);
     } else {
@@ -396,14 +379,14 @@ class DistributedDense : public DenseMoves<S> {
       step_ = static_cast<uint32_t>(d);
       step_boundary(ctl);
       if (layers_.size() <= d + 1) layers_.resize(d + 2);
-      if (d < layers_.size() && !layers_[d].empty()) max_dist_ = static_cast<uint32_t>(d);
+      const std::vector<uint32_t>& cur = layers_[d];
+      if (!cur.empty()) max_dist_ = static_cast<uint32_t>(d);
       size_t begin = 0;
-      auto size_d = [&] { return d < layers_.size() ? layers_[d].size() : size_t{0}; };
-      while (ex_.sum(size_d() - begin) > 0) {
-        const size_t end = std::min<size_t>(size_d(), begin + cfg_.round);
+      while (ex_.sum(cur.size() - begin) > 0) {
+        const size_t end = std::min<size_t>(cur.size(), begin + cfg_.round);
         guarded([&] {
           for (size_t i = begin; i < end; ++i) {
-            const uint32_t key = layers_[d][i];
+            const uint32_t key = cur[i];
             const uint64_t jcode = (cell_[set_.rank(local(key))] >> kCodeShift) & 3;
             this->parents(this->decode(key), sc);
             for (uint32_t pk : sc.ranks) {
@@ -426,7 +409,7 @@ class DistributedDense : public DenseMoves<S> {
         });
         progress(ctl, "layer " + std::to_string(d));
       }
-      if (d < layers_.size()) std::vector<uint32_t>().swap(layers_[d]);
+      std::vector<uint32_t>().swap(layers_[d]);
     }
   }
 
@@ -440,22 +423,11 @@ class DistributedDense : public DenseMoves<S> {
   /// A child of the position at rank r has value jcode for its mover and
   /// was decided at layer d: true if that decides the position.
   bool update(uint32_t r, uint8_t jcode, uint64_t d) {
-    uint8_t old = cell_[r];
-    if ((old >> kCodeShift) & 3) return false;
-    if (jcode == kLoss) {
-      cell_[r] = kWin << kCodeShift;
-    } else {
-      uint8_t cnt = old & kCountMask;
-      if (cnt == 0) throw std::logic_error("--method dense: counter underflow");
-      bool neu = (old & kNeutralSeen) || jcode == kNeutral;
-      if (cnt > 1) {
-        cell_[r] = static_cast<uint8_t>((cnt - 1) | (neu ? kNeutralSeen : 0));
-        return false;
-      }
-      cell_[r] = (neu ? kNeutral : kLoss) << kCodeShift;
-    }
-    dist_[r] = static_cast<uint8_t>(d + 1);
-    return true;
+    if ((cell_[r] >> kCodeShift) & 3) return false;
+    bool decided;
+    cell_[r] = Base::counter_step(cell_[r], jcode, decided);
+    if (decided) dist_[r] = static_cast<uint8_t>(d + 1);
+    return decided;
   }
 
   // --- layered solve (no retrograde moves) -----------------------------------
@@ -545,25 +517,12 @@ class DistributedDense : public DenseMoves<S> {
 
   void settle(uint32_t key, const std::pair<uint8_t, uint8_t>* v, uint32_t n) {
     if (n == 0) throw std::logic_error("a stored position has no move");
-    bool win = false, neutral = false;
-    int dmin_win = 1 << 30, dmax = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      const auto [code, d] = v[i];
-      dmax = std::max<int>(dmax, d);
-      if (code == kLoss) {
-        win = true;
-        dmin_win = std::min<int>(dmin_win, d);
-      } else if (code == kNeutral) {
-        neutral = true;
-      }
-    }
-    uint8_t res = win ? kWin : neutral ? kNeutral : kLoss;
-    int dist = 1 + (win ? dmin_win : dmax);
-    if (dist >= kNoDist) throw std::length_error("--method dense: more than 254 plies");
-    uint32_t r = set_.rank(local(key));
-    cell_[r] = static_cast<uint8_t>(res << kCodeShift);
-    dist_[r] = static_cast<uint8_t>(dist);
-    max_dist_ = std::max<uint32_t>(max_dist_, static_cast<uint32_t>(dist));
+    Fold f;
+    for (uint32_t i = 0; i < n; ++i) f.add(v[i].first, v[i].second);
+    const uint32_t r = set_.rank(local(key));
+    cell_[r] = static_cast<uint8_t>(f.code() << kCodeShift);
+    dist_[r] = f.dist();
+    max_dist_ = std::max<uint32_t>(max_dist_, dist_[r]);
   }
 
   // --- totals -----------------------------------------------------------------
@@ -580,8 +539,9 @@ class DistributedDense : public DenseMoves<S> {
     if (v[3] && v[4]) throw InputError("--method dense: both drawn ends and stalls occur");
     neutral_ = v[3] ? Value::Kind::kDraw : v[4] ? Value::Kind::kStall : Value::Kind::kUnknown;
     tot_sweeps_ = static_cast<uint32_t>(ex_.max(max_dist_));
-    std::vector<uint64_t> s(6 * k_, 0);
-    uint64_t* m = &s[6 * me_];
+    constexpr uint32_t kStats = 5;
+    std::vector<uint64_t> s(kStats * k_, 0);
+    uint64_t* m = &s[kStats * me_];
     m[0] = set_.size();
     m[1] = handled_;
     m[2] = ex_.messages();
@@ -590,7 +550,8 @@ class DistributedDense : public DenseMoves<S> {
     ex_.sum(s);
     ranks_.assign(k_, {});
     for (uint32_t r = 0; r < k_; ++r)
-      ranks_[r] = {s[6 * r], s[6 * r + 1], s[6 * r + 2], s[6 * r + 3], s[6 * r + 4]};
+      ranks_[r] = {s[kStats * r], s[kStats * r + 1], s[kStats * r + 2], s[kStats * r + 3],
+                   s[kStats * r + 4]};
   }
 
   // --- checkpoints ------------------------------------------------------------
