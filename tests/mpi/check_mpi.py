@@ -61,9 +61,13 @@ def reference(job):
 
 
 def agree(job, ks):
+    t0 = time.monotonic()
     ref = reference(job)
+    print(f"      {' '.join(job)}: one process, 1 thread: {time.monotonic() - t0:.1f} s", flush=True)
     for k in ks:
+        t0 = time.monotonic()
         rc, out, err = mpirun(k, job_args(job))
+        wall = time.monotonic() - t0
         name = " ".join(job) + f" on {k} rank(s)"
         if rc != 0:
             check(False, name + ": exit " + str(rc) + " " + " ".join(loom_lines(err)))
@@ -71,6 +75,10 @@ def agree(job, ks):
         j = last_json(out)
         check(same(j, ref), name + ": the one-process values and counts")
         ranks = j.get("ranks", [])
+        for r, x in enumerate(ranks):  # the figures docs/distributed.md quotes
+            print(f"      rank {r}/{k}: {x['positions']:,} positions, {x['handled']:,} handled, "
+                  f"{x['messages']:,} messages, {x['bytes_sent'] / 2**20:.1f} MB sent, "
+                  f"{x['bytes'] / 2**20:.1f} MB; wall {wall:.1f} s", flush=True)
         check(len(ranks) == k and sum(r["positions"] for r in ranks) == ref["positions"],
               name + ": every position owned by exactly one rank")
         check(sum(l.startswith("{") for l in out.splitlines()) == 1 and out.count("value:") == 1,
