@@ -138,7 +138,7 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   std::vector<nlohmann::json> all;
   for (const auto& path : a.paths)
     for (auto& p : puzzles::read_puzzles(path)) {
-      puzzles::validate_shape(p);
+      puzzles::validate_file_puzzle(p);
       all.push_back(std::move(p));
     }
   puzzles::CheckOptions co;

@@ -1,11 +1,13 @@
 // The game-independent parts of puzzles: the shape of a puzzle object, the
 // collection directory (puzzles.jsonl, one SVG a puzzle, index.html) and
 // reading puzzle files back.
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "model/common/errors.h"
+#include "model/common/files.h"
 #include "puzzles/html.h"
 #include "puzzles/puzzles.h"
 
@@ -14,8 +16,18 @@ namespace loom::puzzles {
 namespace {
 
 std::string name_of(const nlohmann::json& p) {
-  if (p.is_object() && p.contains("id") && p["id"].is_string()) return p["id"].get<std::string>();
+  if (p.is_object() && p.contains("id") && p["id"].is_string())
+    return clip_token(p["id"].get<std::string>());
   return "(no id)";
+}
+
+/// An id names a file (<id>.svg) and appears in messages: a short token.
+bool good_id(const std::string& id) {
+  if (id.empty() || id.size() > 64 || id[0] == '.' || id[0] == '-') return false;
+  for (char c : id)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+      return false;
+  return true;
 }
 
 }  // namespace
@@ -36,7 +48,7 @@ void validate_shape(const nlohmann::json& p) {
   need(
       "rules", [](const nlohmann::json& v) { return v.is_object(); }, "an object");
   for (const auto& [k, v] : p["rules"].items())
-    if (!v.is_string()) throw InputError(who + ": rule '" + k + "' is not a string");
+    if (!v.is_string()) throw InputError(who + ": rule '" + clip_token(k) + "' is not a string");
   // The position: a record (Fiodar may add a setup), or a Long Nardy
   // position string and dice.
   if (p["game"] == "nardy") {
@@ -70,6 +82,13 @@ void validate_shape(const nlohmann::json& p) {
   if (!pr.contains("method") || !pr["method"].is_string() || !pr.contains("nodes") ||
       !pr["nodes"].is_number() || !pr.contains("seconds") || !pr["seconds"].is_number())
     throw InputError(who + ": 'proof' is not {method, nodes, seconds}");
+}
+
+void validate_file_puzzle(const nlohmann::json& p) {
+  validate_shape(p);
+  if (!good_id(p["id"].get<std::string>()))
+    throw InputError("puzzle " + name_of(p) +
+                     ": 'id' is not a token of at most 64 letters, digits, '-', '_', '.'");
 }
 
 std::string MakeReport::summary() const {
@@ -115,31 +134,38 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
   write(fs::path(dir) / "index.html", collection_html(title, r.puzzles, r.svgs));
 }
 
+std::vector<nlohmann::json> parse_puzzles(std::string_view text, const std::string& name) {
+  std::vector<nlohmann::json> out;
+  const std::string where = clip_token(name, 200);
+  size_t n = 0, pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++n;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception&) {
+      throw InputError(where + " line " + std::to_string(n) + ": not JSON");
+    }
+    if (!j.is_object())
+      throw InputError(where + " line " + std::to_string(n) + ": not a JSON object");
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 std::vector<nlohmann::json> read_puzzles(const std::string& path) {
   namespace fs = std::filesystem;
   fs::path p(path);
   std::error_code ec;
   if (fs::is_directory(p, ec)) p /= "puzzles.jsonl";
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw InputError("cannot read '" + p.string() + "'");
-  std::vector<nlohmann::json> out;
-  std::string line;
-  int n = 0;
-  while (std::getline(f, line)) {
-    ++n;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::exception&) {
-      throw InputError(p.string() + " line " + std::to_string(n) + ": not JSON");
-    }
-    if (!j.is_object())
-      throw InputError(p.string() + " line " + std::to_string(n) + ": not a JSON object");
-    out.push_back(std::move(j));
-  }
-  if (f.bad()) throw InputError("cannot read '" + p.string() + "'");
-  return out;
+  // A regular file only (a FIFO would block), at most 256 MiB.
+  const std::string text = read_regular_file(p.string(), "puzzle file", uint64_t{1} << 28);
+  return parse_puzzles(text, p.string());
 }
 
 }  // namespace loom::puzzles

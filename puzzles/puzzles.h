@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -135,6 +136,10 @@ std::string spec_confirm(const S& s, const std::vector<typename S::Move>& listed
 /// with the right JSON type (the game-independent part of the check).
 void validate_shape(const nlohmann::json& p);
 
+/// validate_shape, and for a puzzle read from a file also an id that is a
+/// short token (it names <id>.svg and appears in every message).
+void validate_file_puzzle(const nlohmann::json& p);
+
 /// Writes DIR/puzzles.jsonl (one object a line), DIR/<id>.svg per puzzle
 /// and DIR/index.html (puzzles/html.h). Creates DIR. Throws InputError if
 /// it cannot be written.
@@ -142,8 +147,11 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
 
 /// Reads the puzzle objects of a file (one JSON object a line; blank lines
 /// skipped), or of DIR/puzzles.jsonl for a directory. Throws InputError if
-/// unreadable or not JSON objects.
+/// not a regular file, unreadable, or not JSON objects.
 std::vector<nlohmann::json> read_puzzles(const std::string& path);
+
+/// The puzzle objects of a puzzles.jsonl text; `name` names it in errors.
+std::vector<nlohmann::json> parse_puzzles(std::string_view text, const std::string& name);
 
 #define LOOM_PUZZLE_EXTERN(S)                                                  \
   extern template MakeReport make_puzzles<S>(const S&, const MakeOptions&);    \

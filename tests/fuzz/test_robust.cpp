@@ -283,6 +283,49 @@ TEST_CASE("Migong --edges files: every bad kind of file is exit 2 with one line"
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("puzzle files: every bad kind of file is exit 2 with one line",
+          "[robust][files][puzzles]") {
+  std::string dir = robust_temp("puzzles");
+  std::filesystem::create_directories(dir + "/coll");
+  std::string fifo = dir + "/pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // A collection directory whose puzzles.jsonl is a FIFO: it must not block.
+  REQUIRE(::mkfifo((dir + "/coll/puzzles.jsonl").c_str(), 0600) == 0);
+  std::string golden = read_text(std::string(LOOM_TEST_DATA) + "/puzzles/golden.jsonl");
+  std::string line = golden.substr(0, golden.find('\n'));
+  json j = json::parse(line);
+  REQUIRE(j["game"] == "gadur");
+  std::string good = dir + "/good.jsonl", cut = dir + "/cut.jsonl", badid = dir + "/id.jsonl",
+              longid = dir + "/longid.jsonl", nokey = dir + "/nokey.jsonl";
+  write_text(good, line + "\n");
+  auto r = run({"puzzle", "check", good, "--no-spec"});
+  REQUIRE(r.code == 0);
+  write_text(cut, line.substr(0, line.size() / 2) + "\n");
+  json k = j;
+  k["id"] = "two\nlines";
+  write_text(badid, k.dump() + "\n");
+  k["id"] = std::string(5000, 'x');
+  write_text(longid, k.dump() + "\n");
+  k = j;
+  k.erase("answer");
+  write_text(nokey, k.dump() + "\n");
+  auto with = [](const std::string& path) {
+    return std::vector<std::string>{"puzzle", "check", path, "--no-spec"};
+  };
+  check_bad_inputs({
+      {with(fifo), "a FIFO"},
+      {with(dir + "/coll"), "a FIFO"},
+      {with(dir), "No such file"},  // a directory without puzzles.jsonl
+      {with(dir + "/missing"), "No such file"},
+      {with("/dev/zero"), "character device"},
+      {with(cut), "line 1: not JSON"},
+      {with(badid), "'id' is not a token"},
+      {with(longid), "'id' is not a token"},
+      {with(nokey), "'answer' is missing"},
+  });
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a Migong checkpoint records the edge colouring: another colouring is a mismatch",
           "[robust][checkpoint][migong]") {
   std::string dir = robust_temp("medges");

@@ -460,7 +460,7 @@ TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzl
   missing.erase("answer");
   write_lines(nokey, {ps[1], missing});
   testing::check_bad_inputs({
-      {{"puzzle", "check", dir + "/no-such-file.jsonl"}, "cannot read"},
+      {{"puzzle", "check", dir + "/no-such-file.jsonl"}, "puzzle file"},
       {{"puzzle", "check", nojson}, "not JSON"},
       {{"puzzle", "check", nokey}, "'answer' is missing"},
       {{"puzzle", "make", "chess", "--count", "1", "--seed", "1", "--out", dir}, "chess"},
