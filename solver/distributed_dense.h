@@ -50,10 +50,7 @@ class DistributedDense : public DenseMoves<S> {
  public:
   using Base = DenseMoves<S>;
   using Base::kCodeShift;
-  using Base::kCountMask;
   using Base::kLoss;
-  using Base::kNeutral;
-  using Base::kNeutralSeen;
   using Base::kNoDist;
   using Base::kRetractable;
   using Base::kUnknown;
