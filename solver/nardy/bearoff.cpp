@@ -1,7 +1,10 @@
 #include "solver/nardy/bearoff.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +19,7 @@
 #include <thread>
 
 #include "model/common/errors.h"
+#include "model/common/files.h"
 
 namespace loom::nardy::exact {
 
@@ -521,7 +525,11 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
   t.e_.assign(t.pairs(), 0);
   TwoSidedBuilder B(t, L);
   const fs::path part = fs::path(file_name(dir, n) + ".part");
-  fs::create_directories(part);
+  try {
+    fs::create_directories(part);
+  } catch (const fs::filesystem_error& e) {
+    throw InputError("cannot create the chunk directory " + part.string() + ": " + e.what());
+  }
   std::vector<uint16_t> pbuf;
   std::vector<int16_t> ebuf;
   int written = 0, resumed = 0;
@@ -535,17 +543,23 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
     std::snprintf(name, sizeof name, "chunk-%03d.bin", s0);
     const std::string chunk = (part / name).string();
     bool loaded = false;
-    if (std::ifstream in(chunk, std::ios::binary); in) {
+    struct stat st {};
+    // A missing chunk is built; anything else at its path must be a regular
+    // file (a FIFO would block the reader, a directory cannot be read):
+    // RegularFile refuses it with one line (exit 2), never blocking.
+    if (::stat(chunk.c_str(), &st) == 0 || errno != ENOENT) {
+      RegularFile in(chunk, "bear-off chunk");
       ChunkHeader h{};
-      in.read(reinterpret_cast<char*>(&h), sizeof h);
       pbuf.resize(pairs);
       ebuf.resize(pairs);
-      in.read(reinterpret_cast<char*>(pbuf.data()), static_cast<std::streamsize>(pairs * 2));
-      in.read(reinterpret_cast<char*>(ebuf.data()), static_cast<std::streamsize>(pairs * 2));
-      bool ok = in && std::memcmp(h.magic, kChunkMagic, 8) == 0 && h.version == kFormatVersion &&
+      const bool sized = in.size() == sizeof h + pairs * 4;
+      const bool read = sized && std::fread(&h, sizeof h, 1, in.get()) == 1 &&
+                        std::fread(pbuf.data(), 2, pairs, in.get()) == pairs &&
+                        std::fread(ebuf.data(), 2, pairs, in.get()) == pairs &&
+                        std::fgetc(in.get()) == EOF;
+      bool ok = read && std::memcmp(h.magic, kChunkMagic, 8) == 0 && h.version == kFormatVersion &&
                 h.n == static_cast<uint32_t>(n) && h.s0 == static_cast<uint32_t>(s0) &&
                 h.s1 == static_cast<uint32_t>(s1) && h.pairs == pairs &&
-                in.peek() == std::char_traits<char>::eof() &&
                 checksum(ebuf.data(), pairs * 2, checksum(pbuf.data(), pairs * 2)) == h.checksum;
       if (ok) {
         size_t k = 0;

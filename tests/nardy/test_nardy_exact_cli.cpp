@@ -6,9 +6,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -98,6 +100,39 @@ TEST_CASE("solve nardy: refusals exit 2 with one line", "[nardy][exact][cli]") {
       {{"solve", "gadur", "--size", "2", "--dice", "21"}, "only used by nardy"},
   });
   fs::remove_all(dir);
+}
+
+TEST_CASE("solve nardy: a chunk path that is not a regular file is refused, never read",
+          "[nardy][exact][cli][robust]") {
+  // The build's chunk files DIR/nardy-bearoff-N.bin.part/chunk-NNN.bin are
+  // opened only if regular: a FIFO there used to block the build for ever.
+  // A missing chunk is built; a FIFO, a directory, or a .part that is a
+  // file is one line and exit 2.
+  for (const char* kind : {"fifo", "directory", "part-file"}) {
+    INFO(kind);
+    fs::path dir = cli_dir(std::string("chunk-") + kind);
+    fs::path part = loom::nardy::exact::TwoSided::file_name(dir.string(), 3) + ".part";
+    if (std::string(kind) == "part-file") {
+      std::FILE* f = std::fopen(part.c_str(), "w");
+      REQUIRE(f);
+      std::fclose(f);
+    } else {
+      fs::create_directories(part);
+      fs::path chunk = part / "chunk-000.bin";
+      if (std::string(kind) == "fifo")
+        REQUIRE(::mkfifo(chunk.c_str(), 0600) == 0);
+      else
+        fs::create_directories(chunk / "x");
+    }
+    auto r = run({"solve", "nardy", "--position", kBearoff, "--json", "--db", dir.string()});
+    CHECK(r.code == 2);
+    INFO(r.err);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(std::string(kind) == "part-file" ? "chunk directory" : "bear-off chunk") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(loom::nardy::exact::TwoSided::file_name(dir.string(), 3)));
+    fs::remove_all(dir);
+  }
 }
 
 TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nardy][exact][cli]") {
