@@ -26,6 +26,7 @@
 #include "solver/dense.h"
 #include "solver/dfs.h"
 #include "solver/retrograde.h"
+#include "solver/superko_dfs.h"
 
 using namespace loom;
 using State = gadur::State<1>;
@@ -111,6 +112,38 @@ void dfs(const char* what, const C& ctx, const std::string& record, uint64_t max
   std::printf("%-44s %14.1f bytes per stored position (%llu stored, value %s)\n",
               (std::string(what) + ": memory").c_str(), double(d.table_bytes()) / d.stored(),
               static_cast<unsigned long long>(d.stored()), value.c_str());
+  std::fflush(stdout);
+}
+
+/// The superko method (board-keyed table, solver/superko_dfs.h) from the
+/// position after `record`, stopped after max_nodes (0: to the end).
+template <class C>
+void superko(const char* what, const C& ctx, const std::string& record, uint64_t max_nodes,
+             double perft) {
+  auto root = after(ctx, record);
+  using S = decltype(root);
+  typename solver::SuperkoDfs<S>::Config cfg;
+  cfg.table_bytes = uint64_t{512} << 20;
+  cfg.max_nodes = max_nodes;
+  solver::SuperkoDfs<S> d(root, cfg);
+  std::string value = "unfinished";
+  auto [unused, s] = bench::timed([&] {
+    try {
+      value = std::to_string(d.value(root)) + " half points (mover)";
+    } catch (const solver::SuperkoNodeLimit&) {
+    }
+    return 0;
+  });
+  (void)unused;
+  const auto& st = d.stats();
+  bench::report(std::string(what) + ": nodes", st.nodes, s, "nodes");
+  std::printf("%-44s %14.3f of the perft leaf rate\n", (std::string(what) + ": ratio").c_str(),
+              double(st.nodes) / s / perft);
+  std::printf("%-44s %14d bytes per entry (%llu stored, %llu hits, %llu unclean, %llu lossy; %s)\n",
+              (std::string(what) + ": memory").c_str(), 16,
+              static_cast<unsigned long long>(st.stored), static_cast<unsigned long long>(st.hits),
+              static_cast<unsigned long long>(st.unclean),
+              static_cast<unsigned long long>(st.lossy), value.c_str());
   std::fflush(stdout);
 }
 
@@ -212,6 +245,11 @@ int main(int argc, char** argv) {
   const FiodarCtx fio2(2, fiodar::Options{}), fio3(3, fiodar::Options{});
   dfs("fiodar s2 from the start, alpha-beta", fio2, "");
   dfs("fiodar s3 from the start, 2M nodes", fio3, "", 2'000'000);
+  {
+    const double pf = perft_rate("fiodar s3", fio3, "", 5);
+    superko("fiodar s2 from the start, superko", fio2, "", 0, pf);
+    superko("fiodar s3 from the start, superko 20M", fio3, "", 20'000'000, pf);
+  }
   if (full) retrograde("gadur s3 from the start, retrograde", as_written, "", 2);
   return 0;
 }

@@ -24,12 +24,13 @@
 #include "solver/exchange.h"
 #include "solver/graph_checks.h"
 #include "solver/retrograde.h"
+#include "solver/superko_dfs.h"
 #include "solver/value.h"
 
 namespace loom::solver {
 
 struct SolveOptions {
-  enum class Method { kAuto, kRetrograde, kDfs, kDense, kCompact };
+  enum class Method { kAuto, kRetrograde, kDfs, kDense, kCompact, kSuperko };
   Method method = Method::kAuto;
   bool symmetry = true;
   bool pv = true;
@@ -472,6 +473,137 @@ SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl)
   }
 }
 
+/// Alpha-beta with a board-keyed table that is sound under positional
+/// superko (solver/superko_dfs.h) over the first moves, sharing one table;
+/// each opening's exact margin goes to the checkpoint when it is finished.
+template <Game S>
+SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl) {
+  if constexpr (SuperkoGame<S>) {
+    if (root.geo().num_sites() > kDenseMaxCells)
+      throw InputError("--method superko: boards of at most 19 cells (side 3)");
+    if (root.is_terminal()) throw InputError("--method superko: the position is already over");
+    using D = SuperkoDfs<S>;
+    typename D::Config cfg;
+    cfg.table_bytes = o.table_mb << 20;
+    cfg.max_nodes = o.max_nodes;
+    cfg.symmetry = o.symmetry;
+    struct Stop {};
+    uint64_t counted = 0;
+    D* self = nullptr;
+    cfg.tick = [&] {
+      ctl.work(self->nodes() - counted);
+      counted = self->nodes();
+      if (ctl.stop_requested()) throw Stop{};
+    };
+    D d(root, cfg);
+    self = &d;
+    SolveReport rep;
+    rep.method = "superko";
+    rep.symmetries = o.symmetry ? 12 : 1;
+    std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
+    // Per opening: 0 unknown, else margin2 (Black minus White) + 2^31.
+    std::vector<uint64_t> done(classes.size(), 0);
+    constexpr uint64_t kBias = uint64_t{1} << 31;
+    uint64_t nodes_before = 0;
+    const std::string kind = "superko1";
+    if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
+      CheckpointReader rd(o.checkpoint, kind, o.signature);
+      if (rd.u64(1 << 20, "opening count") != classes.size())
+        rd.corrupt("opening count differs from this position's");
+      for (auto& x : done) {
+        x = rd.u64(2 * kBias, "opening value");
+        if (x == kBias) rd.corrupt("an opening margin of 0");
+      }
+      nodes_before = rd.u64();
+      rd.finish();
+      rep.resumed = true;
+    }
+    auto save = [&] {
+      if (o.checkpoint.empty()) return;
+      CheckpointWriter w(o.checkpoint, kind, o.signature);
+      w.u64(classes.size());
+      for (uint64_t x : done) w.u64(x);
+      w.u64(nodes_before + d.nodes());
+      w.commit();
+      ctl.checkpoint_written();
+    };
+    // Black minus White at the end, from a value of `c` (D::value's terms).
+    auto margin_of = [](const S& c, int v) {
+      const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
+      return past + (c.to_move() == Color::kBlack ? v : -v);
+    };
+    typename S::Undo u;
+    bool limit_hit = false;
+    int guess = 1;
+    for (size_t i = 0; i < classes.size(); ++i) {
+      if (done[i]) continue;
+      S c = root;
+      c.apply(classes[i].first, u);
+      ctl.status("superko: solving " + std::to_string(i + 1) + " of " +
+                 std::to_string(classes.size()) + ": " + root.move_name(classes[i].first));
+      try {
+        int m2;
+        if (c.is_terminal()) {
+          m2 = c.outcome().margin2;
+        } else {
+          const int v = d.value(c, guess);
+          guess = v;
+          m2 = margin_of(c, v);
+        }
+        done[i] = static_cast<uint64_t>(static_cast<int64_t>(kBias) + m2);
+      } catch (const SuperkoNodeLimit&) {
+        limit_hit = true;
+        break;
+      } catch (const Stop&) {
+        save();
+        throw Interrupted("interrupted; the finished openings are saved");
+      }
+      ctl.work(d.nodes() - counted);
+      counted = d.nodes();
+      save();
+      if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+    }
+    const Color me = root.to_move();
+    bool all_known = true;
+    int best = 0;
+    bool any = false;
+    for (size_t i = 0; i < classes.size(); ++i) {
+      Value v;
+      if (done[i]) {
+        const int m2 =
+            static_cast<int>(static_cast<int64_t>(done[i]) - static_cast<int64_t>(kBias));
+        v = Value::margin(m2);
+        const int mine = me == Color::kBlack ? m2 : -m2;
+        if (!any || mine > best) best = mine;
+        any = true;
+      }
+      all_known = all_known && done[i] != 0;
+      rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
+    }
+    if (all_known) rep.value = Value::margin(me == Color::kBlack ? best : -best);
+    rep.complete = !limit_hit;
+    if (limit_hit) {
+      save();
+      size_t solved = 0;
+      for (uint64_t x : done) solved += x != 0;
+      rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
+                 " nodes in this run): " + std::to_string(solved) + " of " +
+                 std::to_string(classes.size()) + " openings solved";
+    }
+    rep.nodes = d.nodes();
+    rep.nodes_total = nodes_before + d.nodes();
+    rep.positions = d.stats().stored;
+    rep.bytes = d.table_bytes();
+    rep.seconds = ctl.elapsed();
+    return rep;
+  } else {
+    (void)root;
+    (void)o;
+    (void)ctl;
+    throw InputError("--method superko: for games with positional superko (Fiodar)");
+  }
+}
+
 /// One first step of a depth-first job: a first move from the root, or (pie
 /// table) a whole set-up position. `count`: how many it stands for.
 template <Game S>
@@ -659,6 +791,7 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
   SolveReport rep = m == SolveOptions::Method::kDfs       ? detail::solve_dfs(root, o, ctl)
                     : m == SolveOptions::Method::kDense   ? detail::solve_dense(root, o, ctl)
                     : m == SolveOptions::Method::kCompact ? detail::solve_compact(root, o, ctl)
+                    : m == SolveOptions::Method::kSuperko ? detail::solve_superko(root, o, ctl)
                                                           : detail::solve_retrograde(root, o, ctl);
   rep.to_move = root.to_move();
   ctl.clear_status();

@@ -288,6 +288,26 @@ Bitboard<W> State<W>::legal_sites() const {
 }
 
 template <int W>
+bool State<W>::superko_refuses() const {
+  if (is_terminal()) return false;
+  const Color me = to_move_, op = other(me);
+  const BB& mine = stones_[idx(me)];
+  const BB& theirs = stones_[idx(op)];
+  if (!history_above(me, mine, theirs)) return false;
+  // Each candidate board names the one point whose placement could give it.
+  const BB emp = empty();
+  for (const auto& e : history_[idx(me)]) {
+    const BB extra = e.board[idx(me)].andnot(mine);
+    if (extra.count() != 1 || mine.andnot(e.board[idx(me)]).any() ||
+        e.board[idx(op)].andnot(theirs).any() || !extra.intersects(emp))
+      continue;
+    const Placement<W> p = analyse(extra.lowest());
+    if (p.superko && !p.suicide) return true;
+  }
+  return false;
+}
+
+template <int W>
 void State<W>::legal_moves(std::vector<Move>& out) const {
   out.clear();
   if (is_terminal()) return;

@@ -151,8 +151,58 @@ class State {
   /// (passes included, the start board excluded), oldest first. A placement
   /// by that player may not produce any of them.
   std::span<const HistoryEntry<W>> history(Color c) const { return history_[idx(c)]; }
+  /// What besides the board and the side to move decides the legal moves
+  /// (when no history board matters) and the score still to come: the
+  /// consecutive passes (0 or 1 before the end), plus 2 x (first passer + 1)
+  /// under half=first-pass-of-game. At most 5.
+  uint32_t play_state() const {
+    return passes_ +
+           (ctx_->opt.half_first_of_game ? 2u * static_cast<uint32_t>(first_passer_ + 1) : 0u);
+  }
   /// Whether `b` (with Zobrist hash h, see board_hash_of) is in c's history.
   bool in_history(Color c, uint64_t h, const Board<W>& b) const;
+  /// Superko, for solvers whose tables key a position by its board alone
+  /// (solver/superko_dfs.h). A placement of c adds one stone of c and can
+  /// only remove enemy stones, so its result can equal a history board X of
+  /// c only if X holds a strict superset of c's stones and a subset of the
+  /// enemy's.
+  ///
+  /// Whether some history board X of c has X[c] a strict superset of
+  /// `keep` and X[other] a subset of `within`, the board now excepted when
+  /// c moved last (it is in c's history on every way here).
+  bool history_above(Color c, const BB& keep, const BB& within) const {
+    // c's stones are removed only by captures (counted as the enemy's
+    // prisoners): if none ever were, no earlier board of c holds a stone of
+    // c that is not on the board now.
+    if (prisoners_[idx(other(c))] == 0 && keep == stones_[idx(c)]) return false;
+    // The board now ends the last turn of the player who moved last: it is
+    // in that player's history whatever the way here, so it is skipped.
+    const bool skip_now = c != to_move_;
+    for (const auto& e : history_[idx(c)]) {
+      if (skip_now && e.board == stones_) continue;
+      const BB& x = e.board[idx(c)];
+      if (x != keep && keep.andnot(x).none() && e.board[idx(other(c))].andnot(within).none())
+        return true;
+    }
+    return false;
+  }
+  /// Calls f(c, board) for every history board of colour c whose stones of
+  /// c are a strict superset of c's stones now (the boards a capture-free
+  /// continuation can still meet: history_above(c, stones(c), ...)).
+  template <class F>
+  void for_each_above(F&& f) const {
+    for (Color c : {Color::kBlack, Color::kWhite}) {
+      if (prisoners_[idx(other(c))] == 0) continue;
+      const BB& mine = stones_[idx(c)];
+      for (const auto& e : history_[idx(c)]) {
+        const BB& x = e.board[idx(c)];
+        if (x != mine && mine.andnot(x).none()) f(c, e.board);
+      }
+    }
+  }
+  /// Whether superko refuses some placement of the side to move here (a
+  /// placement otherwise legal whose result is a board of its history).
+  bool superko_refuses() const;
   /// Zobrist hash of the stones only (the key of history entries).
   uint64_t board_hash() const { return board_hash_; }
   uint64_t board_hash_of(const Board<W>& b) const;

@@ -3,6 +3,7 @@
 // and clear errors (exit 2) for bad requests and damaged checkpoint files.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -291,4 +292,64 @@ TEST_CASE("a damaged or foreign checkpoint is a clear error, never a crash",
                   std::filesystem::temp_directory_path().string()});
   CHECK(dir.code == 2);
   std::filesystem::remove(file);
+}
+
+TEST_CASE("solve with the superko method: the values of dfs; node limit, checkpoint, resume",
+          "[solver][cli][superko]") {
+  const std::vector<std::string> job = {"solve",    "fiodar",  "--size", "2",
+                                        "--method", "superko", "--json", "--no-pv"};
+  auto full = run(job);
+  REQUIRE(full.code == 0);
+  json want = last_json(full.out);
+  auto dfs = run({"solve", "fiodar", "--size", "2", "--method", "dfs", "--json", "--no-pv"});
+  REQUIRE(dfs.code == 0);
+  json ref = last_json(dfs.out);
+  CHECK(want["method"] == "superko");
+  CHECK(want["complete"] == true);
+  CHECK(want["value"] == ref["value"]);
+  CHECK(want["openings"] == ref["openings"]);
+  // Without symmetry: the same values, more openings.
+  auto args = job;
+  args.push_back("--no-symmetry");
+  auto plain = run(args);
+  REQUIRE(plain.code == 0);
+  CHECK(last_json(plain.out)["value"] == ref["value"]);
+  CHECK(last_json(plain.out)["openings"].size() == 8);
+  // One node short: the last opening is unknown, the others as in full.
+  const uint64_t nodes = want["nodes"];
+  args = job;
+  const std::string file = temp_path("superko");
+  args.insert(args.end(), {"--max-nodes", std::to_string(nodes - 1), "--checkpoint", file});
+  auto part = run(args);
+  REQUIRE(part.code == 0);
+  json p = last_json(part.out);
+  CHECK(p["complete"] == false);
+  CHECK(p["note"].get<std::string>().find("node limit") != std::string::npos);
+  REQUIRE(p["openings"].size() == want["openings"].size());
+  CHECK(p["openings"].back()["value"].is_null());
+  for (size_t i = 0; i + 1 < want["openings"].size(); ++i)
+    CHECK(p["openings"][i]["value"] == want["openings"][i]["value"]);
+  // The rerun resumes from the finished openings.
+  args = job;
+  args.insert(args.end(), {"--checkpoint", file});
+  auto rest = run(args);
+  REQUIRE(rest.code == 0);
+  json r = last_json(rest.out);
+  CHECK(r["resumed"] == true);
+  CHECK(r["complete"] == true);
+  CHECK(r["value"] == want["value"]);
+  CHECK(r["openings"] == want["openings"]);
+  CHECK(r["nodes"].get<uint64_t>() < nodes);
+  std::filesystem::remove(file);
+  // Other games, the pie table, a finished position: exit 2, one line.
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"solve", "gadur", "--size", "2", "--method", "superko"},
+           {"solve", "fiodar", "--size", "2", "--method", "superko", "--pie"},
+           {"solve", "fiodar", "--size", "4", "--method", "superko"},
+           {"solve", "fiodar", "--size", "2", "--record", "pass pass", "--method", "superko"}}) {
+    auto e = run(bad);
+    INFO(bad[1] << " " << e.err);
+    CHECK(e.code == 2);
+    CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+  }
 }
