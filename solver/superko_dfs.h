@@ -82,6 +82,7 @@ concept SuperkoGame = Game<S> && requires(const S& s, Color c, const typename S:
   { s.superko_refuses() } -> std::convertible_to<bool>;
   {s.for_each_above([](Color, const std::array<Bitboard<1>, 2>&) {})};
   { s.play_state() } -> std::convertible_to<uint32_t>;
+  { s.consecutive_passes() } -> std::convertible_to<int>;
   { s.stones(c) } -> std::convertible_to<Bitboard<1>>;
   { s.prisoners(c) } -> std::convertible_to<int>;
   { s.geo() } -> std::convertible_to<const HexGeometry&>;
@@ -272,17 +273,29 @@ class SuperkoDfs {
     dep.clean = !s.superko_refuses();
     auto& ms = stack_[static_cast<size_t>(ply)];
     s.legal_moves(ms);
-    // The stored best move first, then by history score (pass included).
+    // After a pass, passing ends the game (an exact leaf, no search): first.
+    // Then the stored best move, then by history score (pass included).
     size_t from = 0;
-    if (best_code)
+    if (s.consecutive_passes() == 1) {
+      // legal_moves lists pass first.
+      from = 1;
+      if (best_code && best_code != kPassCode)
+        for (size_t i = 1; i < ms.size(); ++i)
+          if (is_code(ms[i], best_code, k.sym)) {
+            std::swap(ms[1], ms[i]);
+            from = 2;
+            break;
+          }
+    } else if (best_code)
       for (size_t i = 0; i < ms.size(); ++i)
         if (is_code(ms[i], best_code, k.sym)) {
           std::swap(ms[0], ms[i]);
           from = 1;
           break;
         }
+    auto& hist = history_[s.to_move() == Color::kWhite ? 1 : 0];
     std::sort(ms.begin() + static_cast<long>(from), ms.end(),
-              [&](const Move& x, const Move& y) { return history_[slot(x)] > history_[slot(y)]; });
+              [&](const Move& x, const Move& y) { return hist[slot(x)] > hist[slot(y)]; });
     const uint64_t before = st_.nodes;
     const int alpha0 = alpha;
     int best = -kInf;
@@ -301,7 +314,7 @@ class SuperkoDfs {
         best = v;
         best_move = &m;
         if (v >= beta) {
-          history_[slot(m)] += 1u << std::min(ply, 20);
+          hist[slot(m)] += 1u << std::min(ply, 20);
           break;
         }
       }
@@ -378,7 +391,7 @@ class SuperkoDfs {
   std::vector<Entry> table_;
   uint64_t mask_ = 0;
   std::vector<std::vector<Move>> stack_;
-  std::array<uint32_t, 64> history_{};
+  std::array<std::array<uint32_t, 64>, 2> history_{};  ///< per colour
   Stats st_;
 };
 
