@@ -324,7 +324,7 @@ TEST_CASE("enfargar: the turn that flips the last enemy stone wins", "[enfargar]
   CHECK(first.outcome().ongoing());
 }
 
-TEST_CASE("enfargar: a player without a legal placement must pass; otherwise no pass",
+TEST_CASE("enfargar: a player without a legal placement must pass, otherwise no pass",
           "[enfargar][rules]") {
   Board b(2);
   auto s = b.play("a1 b1 b2 a2 c3");

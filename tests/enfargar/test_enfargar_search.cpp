@@ -115,7 +115,7 @@ SearchResult search_all(const Board& b) {
 
 }  // namespace
 
-TEST_CASE("enfargar side 2: a stall is reachable; the shortest takes 8 plies",
+TEST_CASE("enfargar side 2: a stall is reachable, the shortest takes 8 plies",
           "[enfargar][stall]") {
   Board b(2);
   SearchResult r = search_all(b);

@@ -248,7 +248,7 @@ TEST_CASE("gadur: exception=subset allows a merge when two groups fit", "[gadur]
   CHECK(t.stones(Color::kWhite).count() == 4);
 }
 
-TEST_CASE("gadur: a lone-stone recapture repeats a position; merge-only stops it",
+TEST_CASE("gadur: a lone-stone recapture repeats a position, merge-only stops it",
           "[gadur][rules]") {
   Board b(4);
   auto s1 = b.play("d4");

@@ -302,7 +302,7 @@ TEST_CASE("nardy: bearing off", "[nardy][rules][bearoff]") {
   }
 }
 
-TEST_CASE("nardy: the winning step ends the turn; oin and mars", "[nardy][rules][end]") {
+TEST_CASE("nardy: the winning step ends the turn, oin and mars", "[nardy][rules][end]") {
   // White's last checker on 2, 1-1: 2/1 1/off wins with two of the four ones.
   Position p = nardy_diagram(R"(
        .   .   .   .   .   . |   .   .   .   .   .   .

@@ -291,7 +291,7 @@ TEST_CASE("collection_html inlines every diagram and escapes the data", "[render
   CHECK_THROWS_AS(puzzles::collection_html("x", {p}, {}), std::invalid_argument);
 }
 
-TEST_CASE("loom render writes the SVG; bad input exits 2", "[render][cli]") {
+TEST_CASE("loom render writes the SVG, bad input exits 2", "[render][cli]") {
   std::string path = "test_render_out.svg";
   std::remove(path.c_str());
   auto r = testing::run({"render", "gadur", "--size", "3", "--record", "c3 b2", "--out", path});

@@ -68,7 +68,7 @@ TEST_CASE("solve --json ends with the contract's JSON object", "[solver][cli]") 
                      json{{"move", "b2"}, {"value", "black"}, {"count", 1}, {"pie", "swap"}}}));
 }
 
-TEST_CASE("solve from a record; openings up to the position's own symmetries", "[solver][cli]") {
+TEST_CASE("solve from a record, openings up to the position's own symmetries", "[solver][cli]") {
   // A late merge-only position (b3 was captured and replayed).
   auto r = run({"solve", "gadur", "--size", "3", "--rule", "capture=merge-only", "--record",
                 "a3 b3 b1 c2 b2 b3 d4 c1 c3", "--json"});
@@ -294,7 +294,7 @@ TEST_CASE("a damaged or foreign checkpoint is a clear error, never a crash",
   std::filesystem::remove(file);
 }
 
-TEST_CASE("solve with the superko method: the values of dfs; node limit, checkpoint, resume",
+TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpoint, resume",
           "[solver][cli][superko]") {
   const std::vector<std::string> job = {"solve",    "fiodar",  "--size", "2",
                                         "--method", "superko", "--json", "--no-pv"};

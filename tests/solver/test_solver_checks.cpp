@@ -74,7 +74,7 @@ TEST_CASE("termination: a cycle closing on a symmetric image is lifted to a real
   CHECK(found > 10);
 }
 
-TEST_CASE("termination holds for merge-only side 2 and 3; drawless holds for Gadur side 2",
+TEST_CASE("termination holds for merge-only side 2 and 3, drawless holds for Gadur side 2",
           "[solver][termination]") {
   solver::RunControl ctl;
   Board m2(2, {false, true});

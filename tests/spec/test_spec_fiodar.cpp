@@ -154,7 +154,7 @@ TEST_CASE("fiodar spec queries on side 2 (none exists)", "[spec][fiodar][query]"
   testing::check_query("fiodar", "cut-without-full-thread", 2, false);
 }
 
-TEST_CASE("fiodar spec queries on side 3 (witnesses; slow)", "[spec][fiodar][query][.slow]") {
+TEST_CASE("fiodar spec queries on side 3 (witnesses, slow)", "[spec][fiodar][query][.slow]") {
   CHECK(testing::check_query("fiodar", "legal-by-removal", 3, true) != nullptr);
   CHECK(testing::check_query("fiodar", "cut-without-full-thread", 3, true) != nullptr);
 }

@@ -132,7 +132,7 @@ TEST_CASE("gadur spec: the unrolled fixed-point encoding agrees too", "[spec][ga
   random_check(4, kSetups[0], testing::kSanitized ? 1 : 2, spec::Fixpoint::kUnrolled);
 }
 
-TEST_CASE("gadur spec: slow sweep (side 2 exhaustive under every variant; sides 3 and 4 random)",
+TEST_CASE("gadur spec: slow sweep (side 2 exhaustive under every variant, sides 3 and 4 random)",
           "[spec][gadur][.slow]") {
   for (const auto& setup : kSetups) exhaustive_check(2, setup);
   for (const auto& setup : kSetups) random_check(3, setup, 1000);
