@@ -187,9 +187,15 @@ class DenseCodec {
     for (int k = 0; k < syms_; ++k) out[k] = weight(k, black) + 2 * weight(k, white) + side;
   }
   uint32_t canonical(uint64_t black, uint64_t white, Color mover) const {
+    int sym;
+    return canonical(black, white, mover, sym);
+  }
+  /// The canonical key, and in `sym` the (first) symmetry whose image it is.
+  uint32_t canonical(uint64_t black, uint64_t white, Color mover, int& sym) const {
     uint32_t img[12];
     images(black, white, mover, img);
-    return *std::min_element(img, img + syms_);
+    sym = static_cast<int>(std::min_element(img, img + syms_) - img);
+    return img[sym];
   }
   void decode(uint32_t key, uint64_t& black, uint64_t& white, Color& mover) const {
     mover = key >= p3_[n_] ? Color::kWhite : Color::kBlack;

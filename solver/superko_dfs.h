@@ -123,13 +123,7 @@ class SuperkoDfs {
         std::bit_floor(std::max<uint64_t>(cfg.table_bytes / (sizeof(Entry) * kWays), 1));
     mask_ = buckets - 1;
     table_.assign(buckets * kWays, Entry{});
-    for (int k = 0; k < 12; ++k)
-      for (int j = 0; j < 12; ++j) {
-        bool inverse = true;
-        for (int site : geo_->sites())
-          inverse = inverse && geo_->map_site(j, geo_->map_site(k, site)) == site;
-        if (inverse) inverse_[k] = j;
-      }
+    for (int k = 0; k < 12; ++k) inverse_[k] = HexGeometry::inverse(k);
   }
 
   /// The exact value of `root` (not over) in half points from the mover's
@@ -148,13 +142,6 @@ class SuperkoDfs {
         lo = g;
     }
     return g;
-  }
-
-  /// The value within [alpha, beta] (fail-soft outside it).
-  int window(const S& root, int alpha, int beta) {
-    S s = root;
-    Dep dep;
-    return search(s, alpha, beta, 0, dep);
   }
 
   const Stats& stats() const { return st_; }
@@ -177,23 +164,14 @@ class SuperkoDfs {
   };
 
   Key key_of(const S& s) const {
-    const uint64_t b = s.stones(Color::kBlack).w[0], w = s.stones(Color::kWhite).w[0];
-    const uint32_t side = s.to_move() == Color::kWhite ? codec_.white_offset() : 0;
     Key k;
-    uint32_t best = codec_.weight(0, b) + 2 * codec_.weight(0, w) + side;
-    for (int j = 1; j < codec_.symmetries(); ++j) {
-      uint32_t img = codec_.weight(j, b) + 2 * codec_.weight(j, w) + side;
-      if (img < best) {
-        best = img;
-        k.sym = j;
-      }
-    }
-    k.key = uint64_t{best} * 8 + (s.play_state() & 7);
+    const uint32_t board = codec_.canonical(s.stones(Color::kBlack).w[0],
+                                            s.stones(Color::kWhite).w[0], s.to_move(), k.sym);
+    k.key = uint64_t{board} * 8 + (s.play_state() & 7);
     return k;
   }
-  /// A table entry (16 bytes): the word described above, and per colour
-  /// the stones of the board that some explored line removed (canonical
-  /// compact sites; see Dep).
+  /// A table entry (16 bytes): the word described above and the digest of
+  /// the boards above (above_digest).
   struct Entry {
     uint64_t w = 0;
     uint64_t above = 0;
@@ -273,24 +251,14 @@ class SuperkoDfs {
     dep.clean = !s.superko_refuses();
     auto& ms = stack_[static_cast<size_t>(ply)];
     s.legal_moves(ms);
-    // After a pass, passing ends the game (an exact leaf, no search): first.
-    // Then the stored best move, then by history score (pass included).
-    size_t from = 0;
-    if (s.consecutive_passes() == 1) {
-      // legal_moves lists pass first.
-      from = 1;
-      if (best_code && best_code != kPassCode)
-        for (size_t i = 1; i < ms.size(); ++i)
-          if (is_code(ms[i], best_code, k.sym)) {
-            std::swap(ms[1], ms[i]);
-            from = 2;
-            break;
-          }
-    } else if (best_code)
-      for (size_t i = 0; i < ms.size(); ++i)
+    // After a pass, passing ends the game (an exact leaf, no search): first
+    // (legal_moves lists pass first). Then the stored best move, then by
+    // history score (pass included).
+    size_t from = s.consecutive_passes() == 1 ? 1 : 0;
+    if (best_code)
+      for (size_t i = from; i < ms.size(); ++i)
         if (is_code(ms[i], best_code, k.sym)) {
-          std::swap(ms[0], ms[i]);
-          from = 1;
+          std::swap(ms[from++], ms[i]);
           break;
         }
     auto& hist = history_[s.to_move() == Color::kWhite ? 1 : 0];
@@ -387,7 +355,7 @@ class SuperkoDfs {
   Config cfg_;
   DenseCodec codec_;
   const HexGeometry* geo_;
-  std::array<int, 12> inverse_{};
+  std::array<int, 12> inverse_{};  ///< HexGeometry::inverse, looked up per node
   std::vector<Entry> table_;
   uint64_t mask_ = 0;
   std::vector<std::vector<Move>> stack_;

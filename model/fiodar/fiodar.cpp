@@ -289,13 +289,13 @@ Bitboard<W> State<W>::legal_sites() const {
 
 template <int W>
 bool State<W>::superko_refuses() const {
-  if (is_terminal()) return false;
   const Color me = to_move_, op = other(me);
+  if (is_terminal() || prisoners_[idx(op)] == 0) return false;  // see for_each_above
   const BB& mine = stones_[idx(me)];
   const BB& theirs = stones_[idx(op)];
-  if (!history_above(me, mine, theirs)) return false;
-  // Each candidate board names the one point whose placement could give it.
   const BB emp = empty();
+  // A candidate board holds my stones plus one empty point (the placement
+  // that could give it) and a subset of the enemy's stones.
   for (const auto& e : history_[idx(me)]) {
     const BB extra = e.board[idx(me)].andnot(mine);
     if (extra.count() != 1 || mine.andnot(e.board[idx(me)]).any() ||

@@ -161,34 +161,16 @@ class State {
   }
   /// Whether `b` (with Zobrist hash h, see board_hash_of) is in c's history.
   bool in_history(Color c, uint64_t h, const Board<W>& b) const;
-  /// Superko, for solvers whose tables key a position by its board alone
+  /// Superko, for solvers whose tables key a position by its board
   /// (solver/superko_dfs.h). A placement of c adds one stone of c and can
   /// only remove enemy stones, so its result can equal a history board X of
-  /// c only if X holds a strict superset of c's stones and a subset of the
-  /// enemy's.
+  /// c only if X[c] is a strict superset of c's stones; and c's stones are
+  /// removed only by captures (the enemy's prisoners), so before c has lost
+  /// a stone every history board of c holds only stones of c on the board.
   ///
-  /// Whether some history board X of c has X[c] a strict superset of
-  /// `keep` and X[other] a subset of `within`, the board now excepted when
-  /// c moved last (it is in c's history on every way here).
-  bool history_above(Color c, const BB& keep, const BB& within) const {
-    // c's stones are removed only by captures (counted as the enemy's
-    // prisoners): if none ever were, no earlier board of c holds a stone of
-    // c that is not on the board now.
-    if (prisoners_[idx(other(c))] == 0 && keep == stones_[idx(c)]) return false;
-    // The board now ends the last turn of the player who moved last: it is
-    // in that player's history whatever the way here, so it is skipped.
-    const bool skip_now = c != to_move_;
-    for (const auto& e : history_[idx(c)]) {
-      if (skip_now && e.board == stones_) continue;
-      const BB& x = e.board[idx(c)];
-      if (x != keep && keep.andnot(x).none() && e.board[idx(other(c))].andnot(within).none())
-        return true;
-    }
-    return false;
-  }
   /// Calls f(c, board) for every history board of colour c whose stones of
-  /// c are a strict superset of c's stones now (the boards a capture-free
-  /// continuation can still meet: history_above(c, stones(c), ...)).
+  /// c are a strict superset of c's stones now (the boards a continuation
+  /// that removes none of the stones now on the board can still meet).
   template <class F>
   void for_each_above(F&& f) const {
     for (Color c : {Color::kBlack, Color::kWhite}) {
