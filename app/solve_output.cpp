@@ -237,7 +237,8 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     j["pv"] = r.pv;
     j["pv_repeats"] = r.pv_repeats;
     j["nodes"] = r.nodes;
-    if (r.method == "dfs") j["nodes_total"] = r.nodes_total;
+    if (r.method == "dfs" || r.method == "compact" || r.method == "superko")
+      j["nodes_total"] = r.nodes_total;
     j["positions"] = r.positions;
     if (r.method == "retrograde" || r.method == "dense") {
       j["moves"] = r.moves;

@@ -74,7 +74,7 @@ struct SolveReport {
   std::vector<std::string> pv;
   bool pv_repeats = false;  ///< the PV ends because a position repeats (a draw)
   uint64_t nodes = 0;  ///< positions searched in this run (dfs) / positions stored (retrograde)
-  uint64_t nodes_total = 0;  ///< dfs: nodes of this run and every run it resumes
+  uint64_t nodes_total = 0;  ///< alpha-beta: nodes of this run and every run it resumes
   uint64_t positions = 0;    ///< positions stored (up to symmetry)
   uint64_t moves = 0;        ///< retrograde: stored moves between them
   uint64_t terminals = 0;    ///< retrograde: ends among them
@@ -375,6 +375,85 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
   }
 }
 
+/// Thrown from inside a search (a progress tick) to stop it; run_openings
+/// saves the finished openings and stops with Interrupted.
+struct OpeningStop {};
+
+/// What run_openings found: a code per opening class (0: unknown).
+struct OpeningRun {
+  std::vector<uint64_t> done;
+  uint64_t nodes_before = 0;  ///< nodes of the runs this one resumes
+  bool resumed = false;
+  bool limit_hit = false;
+  std::string note;  ///< set when the node limit stopped the run
+};
+
+/// The opening loop of the one-table depth-first methods (compact,
+/// superko): each first-move class in turn over one table. solve(child)
+/// returns the opening's code (nonzero, and valid(code)) or throws Limit at
+/// the node budget. Finished codes and the node count go to the checkpoint
+/// `kind` after each opening; `counted` holds the work units already
+/// reported to ctl (a tick inside the search may report some).
+template <class Limit, Game S, class Solve, class Valid, class Nodes>
+OpeningRun run_openings(const S& root, const std::vector<std::pair<typename S::Move, int>>& classes,
+                        const SolveOptions& o, RunControl& ctl, const std::string& method,
+                        const std::string& kind, Valid valid, Solve solve, Nodes nodes,
+                        uint64_t& counted) {
+  OpeningRun r;
+  r.done.assign(classes.size(), 0);
+  if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
+    CheckpointReader rd(o.checkpoint, kind, o.signature);
+    if (rd.u64(1 << 20, "opening count") != classes.size())
+      rd.corrupt("opening count differs from this position's");
+    for (auto& x : r.done) {
+      x = rd.u64(~uint64_t{0}, "opening value");
+      if (x != 0 && !valid(x)) rd.corrupt("an opening value out of range");
+    }
+    r.nodes_before = rd.u64();
+    rd.finish();
+    r.resumed = true;
+  }
+  auto save = [&] {
+    if (o.checkpoint.empty()) return;
+    CheckpointWriter w(o.checkpoint, kind, o.signature);
+    w.u64(classes.size());
+    for (uint64_t x : r.done) w.u64(x);
+    w.u64(r.nodes_before + nodes());
+    w.commit();
+    ctl.checkpoint_written();
+  };
+  typename S::Undo u;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    if (r.done[i]) continue;
+    S c = root;
+    c.apply(classes[i].first, u);
+    ctl.status(method + ": solving " + std::to_string(i + 1) + " of " +
+               std::to_string(classes.size()) + ": " + root.move_name(classes[i].first));
+    try {
+      r.done[i] = solve(c);
+    } catch (const Limit&) {
+      r.limit_hit = true;
+      break;
+    } catch (const OpeningStop&) {
+      save();
+      throw Interrupted("interrupted; the finished openings are saved");
+    }
+    ctl.work(nodes() - counted);
+    counted = nodes();
+    save();
+    if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+  }
+  if (r.limit_hit) {
+    save();
+    size_t solved = 0;
+    for (uint64_t x : r.done) solved += x != 0;
+    r.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
+             " nodes in this run): " + std::to_string(solved) + " of " +
+             std::to_string(classes.size()) + " openings solved";
+  }
+  return r;
+}
+
 /// Boolean alpha-beta with 8-byte entries (solver/compact_dfs.h) over the
 /// first moves, sharing one table; finished openings go to the checkpoint.
 template <Game S>
@@ -393,72 +472,34 @@ SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl)
     rep.method = "compact";
     rep.symmetries = 1;
     std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
-    // Finished openings: 0 unknown, 1 the mover after the opening wins, 2 loses.
-    std::vector<uint64_t> done(classes.size(), 0);
-    uint64_t nodes_before = 0;
-    const std::string kind = "compact1";
-    if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
-      CheckpointReader rd(o.checkpoint, kind, o.signature);
-      if (rd.u64(1 << 20, "opening count") != classes.size())
-        rd.corrupt("opening count differs from this position's");
-      for (auto& x : done) x = rd.u64(2, "opening value");
-      nodes_before = rd.u64();
-      rd.finish();
-      rep.resumed = true;
-    }
-    auto save = [&] {
-      if (o.checkpoint.empty()) return;
-      CheckpointWriter w(o.checkpoint, kind, o.signature);
-      w.u64(classes.size());
-      for (uint64_t x : done) w.u64(x);
-      w.u64(nodes_before + d.nodes());
-      w.commit();
-      ctl.checkpoint_written();
-    };
-    typename S::Undo u;
-    bool limit_hit = false;
+    // Codes: 1 the mover after the opening wins, 2 it loses.
     uint64_t counted = 0;
-    for (size_t i = 0; i < classes.size(); ++i) {
-      if (done[i]) continue;
-      S c = root;
-      c.apply(classes[i].first, u);
-      ctl.status("compact: solving " + std::to_string(i + 1) + " of " +
-                 std::to_string(classes.size()) + ": " + root.move_name(classes[i].first));
-      try {
-        done[i] = c.is_terminal() ? (c.outcome() == Outcome::win(c.to_move()) ? 1 : 2)
-                                  : (d.mover_wins(c) ? 1 : 2);
-      } catch (const CompactNodeLimit&) {
-        limit_hit = true;
-        break;
-      }
-      ctl.work(d.nodes() - counted);
-      counted = d.nodes();
-      save();
-      if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
-    }
+    OpeningRun run = run_openings<CompactNodeLimit>(
+        root, classes, o, ctl, "compact", "compact1", [](uint64_t x) { return x <= 2; },
+        [&](const S& c) -> uint64_t {
+          if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
+          return d.mover_wins(c) ? 1 : 2;
+        },
+        [&] { return d.nodes(); }, counted);
     const Color me = root.to_move();
     bool some_win = false, all_known = true;
     for (size_t i = 0; i < classes.size(); ++i) {
+      const uint64_t x = run.done[i];
       Value v;
-      if (done[i]) v = Value::win(done[i] == 2 ? me : other(me));
-      some_win = some_win || done[i] == 2;
-      all_known = all_known && done[i] != 0;
+      if (x) v = Value::win(x == 2 ? me : other(me));
+      some_win = some_win || x == 2;
+      all_known = all_known && x != 0;
       rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
     }
     if (some_win)
       rep.value = Value::win(me);
     else if (all_known)
       rep.value = Value::win(other(me));
-    rep.complete = !limit_hit;
-    if (limit_hit) {
-      save();
-      size_t solved = 0;
-      for (uint64_t x : done) solved += x != 0;
-      rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
-                 " nodes in this run): " + std::to_string(solved) + " of " +
-                 std::to_string(classes.size()) + " openings solved";
-    }
-    rep.nodes = nodes_before + d.nodes();
+    rep.complete = !run.limit_hit;
+    rep.note = run.note;
+    rep.resumed = run.resumed;
+    rep.nodes = d.nodes();
+    rep.nodes_total = run.nodes_before + d.nodes();
     rep.positions = d.stored();
     rep.bytes = d.table_bytes();
     rep.seconds = ctl.elapsed();
@@ -487,111 +528,55 @@ SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl)
     cfg.table_bytes = o.table_mb << 20;
     cfg.max_nodes = o.max_nodes;
     cfg.symmetry = o.symmetry;
-    struct Stop {};
     uint64_t counted = 0;
     D* self = nullptr;
     cfg.tick = [&] {
       ctl.work(self->nodes() - counted);
       counted = self->nodes();
-      if (ctl.stop_requested()) throw Stop{};
+      if (ctl.stop_requested()) throw OpeningStop{};
     };
     D d(root, cfg);
     self = &d;
     SolveReport rep;
     rep.method = "superko";
-    rep.symmetries = o.symmetry ? 12 : 1;
+    rep.symmetries = d.symmetries();
     std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
-    // Per opening: 0 unknown, else margin2 (Black minus White) + 2^31.
-    std::vector<uint64_t> done(classes.size(), 0);
-    constexpr uint64_t kBias = uint64_t{1} << 31;
-    uint64_t nodes_before = 0;
-    const std::string kind = "superko1";
-    if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
-      CheckpointReader rd(o.checkpoint, kind, o.signature);
-      if (rd.u64(1 << 20, "opening count") != classes.size())
-        rd.corrupt("opening count differs from this position's");
-      for (auto& x : done) {
-        x = rd.u64(2 * kBias, "opening value");
-        if (x == kBias) rd.corrupt("an opening margin of 0");
-      }
-      nodes_before = rd.u64();
-      rd.finish();
-      rep.resumed = true;
-    }
-    auto save = [&] {
-      if (o.checkpoint.empty()) return;
-      CheckpointWriter w(o.checkpoint, kind, o.signature);
-      w.u64(classes.size());
-      for (uint64_t x : done) w.u64(x);
-      w.u64(nodes_before + d.nodes());
-      w.commit();
-      ctl.checkpoint_written();
-    };
-    // Black minus White at the end, from a value of `c` (D::value's terms).
-    auto margin_of = [](const S& c, int v) {
-      const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
-      return past + (c.to_move() == Color::kBlack ? v : -v);
-    };
-    typename S::Undo u;
-    bool limit_hit = false;
+    // Codes: margin2 (Black minus White, never 0) + 2^31.
+    constexpr int64_t kBias = int64_t{1} << 31;
     int guess = 1;
-    for (size_t i = 0; i < classes.size(); ++i) {
-      if (done[i]) continue;
-      S c = root;
-      c.apply(classes[i].first, u);
-      ctl.status("superko: solving " + std::to_string(i + 1) + " of " +
-                 std::to_string(classes.size()) + ": " + root.move_name(classes[i].first));
-      try {
-        int m2;
-        if (c.is_terminal()) {
-          m2 = c.outcome().margin2;
-        } else {
+    OpeningRun run = run_openings<SuperkoNodeLimit>(
+        root, classes, o, ctl, "superko", "superko1",
+        [](uint64_t x) { return x < 2 * uint64_t{kBias} && x != uint64_t{kBias}; },
+        [&](const S& c) -> uint64_t {
+          if (c.is_terminal()) return static_cast<uint64_t>(kBias + c.outcome().margin2);
+          // Black minus White at the end, from a value of c (D::value's terms).
           const int v = d.value(c, guess);
           guess = v;
-          m2 = margin_of(c, v);
-        }
-        done[i] = static_cast<uint64_t>(static_cast<int64_t>(kBias) + m2);
-      } catch (const SuperkoNodeLimit&) {
-        limit_hit = true;
-        break;
-      } catch (const Stop&) {
-        save();
-        throw Interrupted("interrupted; the finished openings are saved");
-      }
-      ctl.work(d.nodes() - counted);
-      counted = d.nodes();
-      save();
-      if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
-    }
+          const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
+          return static_cast<uint64_t>(kBias + past + (c.to_move() == Color::kBlack ? v : -v));
+        },
+        [&] { return d.nodes(); }, counted);
     const Color me = root.to_move();
-    bool all_known = true;
+    bool all_known = true, any = false;
     int best = 0;
-    bool any = false;
     for (size_t i = 0; i < classes.size(); ++i) {
       Value v;
-      if (done[i]) {
-        const int m2 =
-            static_cast<int>(static_cast<int64_t>(done[i]) - static_cast<int64_t>(kBias));
+      if (run.done[i]) {
+        const int m2 = static_cast<int>(static_cast<int64_t>(run.done[i]) - kBias);
         v = Value::margin(m2);
         const int mine = me == Color::kBlack ? m2 : -m2;
         if (!any || mine > best) best = mine;
         any = true;
       }
-      all_known = all_known && done[i] != 0;
+      all_known = all_known && run.done[i] != 0;
       rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
     }
     if (all_known) rep.value = Value::margin(me == Color::kBlack ? best : -best);
-    rep.complete = !limit_hit;
-    if (limit_hit) {
-      save();
-      size_t solved = 0;
-      for (uint64_t x : done) solved += x != 0;
-      rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
-                 " nodes in this run): " + std::to_string(solved) + " of " +
-                 std::to_string(classes.size()) + " openings solved";
-    }
+    rep.complete = !run.limit_hit;
+    rep.note = run.note;
+    rep.resumed = run.resumed;
     rep.nodes = d.nodes();
-    rep.nodes_total = nodes_before + d.nodes();
+    rep.nodes_total = run.nodes_before + d.nodes();
     rep.positions = d.stats().stored;
     rep.bytes = d.table_bytes();
     rep.seconds = ctl.elapsed();
