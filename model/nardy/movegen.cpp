@@ -284,6 +284,40 @@ struct TurnGenerator::Impl {
         opp_on -= v;
       }
     }
+    return prepare(roll, opt, opp_on);
+  }
+
+  /// setup() for a board given in the mover's frame (routes()).
+  bool setup_routes(Color mover, const Routes& mine, uint32_t opp, int opp_on, Roll roll,
+                    const Options& opt) {
+    me = mover;
+    root = Node{};
+    root.c = mine;
+    my_on = 0;
+    for (int r = 0; r < kPoints; ++r) {
+      my_on += mine[r];
+      if (mine[r]) root.mask |= 1u << r;
+    }
+    opp_mask = opp & kBoardMask;
+    return prepare(roll, opt, opp_on);
+  }
+
+  /// Appends the mover's route counts after each turn kept for `roll` (the
+  /// board set up by setup_routes; a pass gives the board itself).
+  void append_routes(Roll roll, std::vector<Routes>& out) {
+    const size_t first = out.size();
+    if (expand_fast(roll, my_on)) {
+      if (has_win) out.push_back(routes_of(win_turn));
+      for (const auto& t : fast) out.push_back(routes_of(t));
+    } else {
+      expand_exact(roll);
+      for (const Node* n : finals) out.push_back(n->c);
+    }
+    if (out.size() == first) out.push_back(root.c);
+  }
+
+  /// The per-call state both setups share, from root, opp_mask and my_on.
+  bool prepare(Roll roll, const Options& opt, int opp_on) {
     finals.clear();
     has_win = false;
     block_hit = false;
@@ -640,6 +674,16 @@ struct TurnGenerator::Impl {
     return out;
   }
 
+  /// The mover's route counts after a fast-path turn.
+  Routes routes_of(const FastTurn& t) const {
+    Routes out = root.c;
+    for (int i = 0; i < t.n; ++i) {
+      --out[t.src[i]];
+      if (t.src[i] + t.die[i] < kOffRoute) ++out[t.src[i] + t.die[i]];
+    }
+    return out;
+  }
+
   Turn turn_of(const Node& n) const {
     Turn t;
     for (int i = 0; i < 4; ++i) {
@@ -666,6 +710,30 @@ void TurnGenerator::positions(const Position& p, Roll roll, std::vector<Position
     for (const Node* n : x.finals) out.push_back(x.position_of(*n));
   }
   if (out.empty()) out.push_back(p.with_to_move(other(p.to_move())));
+}
+
+void TurnGenerator::routes(Color me, const Routes& mine, uint32_t opp_mask, int opp_on, Roll roll,
+                           std::vector<Routes>& out) {
+  out.clear();
+  if (impl_->setup_routes(me, mine, opp_mask, opp_on, roll, opt_)) impl_->append_routes(roll, out);
+}
+
+void TurnGenerator::routes(Color me, const Routes& mine, uint32_t opp_mask, int opp_on,
+                           std::vector<Routes>& out, std::array<uint32_t, 22>& begin) {
+  out.clear();
+  Impl& x = *impl_;
+  const auto& rolls = all_rolls();
+  // The head limit is the only part of the setup that depends on the roll.
+  const bool live = x.setup_routes(me, mine, opp_mask, opp_on, rolls[0], opt_);
+  for (size_t i = 0; i < rolls.size(); ++i) {
+    begin[i] = static_cast<uint32_t>(out.size());
+    if (!live) continue;
+    const Roll r = rolls[i];
+    const bool exception = r.is_double() && (r.hi == 3 || r.hi == 4 || r.hi == 6);
+    x.head_limit = exception && x.head0 == opt_.checkers ? 2 : 1;
+    x.append_routes(r, out);
+  }
+  begin[rolls.size()] = static_cast<uint32_t>(out.size());
 }
 
 void TurnGenerator::turns(const Position& p, Roll roll, std::vector<Child>& out) {

@@ -24,6 +24,7 @@
 // No allocation per step: scratch space is reused across calls.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -40,6 +41,9 @@ struct Child {
   /// turns that reach `position`; empty for a forfeited turn.
   Turn turn;
 };
+
+/// A side's checkers by route index in its own frame (0 = head .. 23).
+using Routes = std::array<uint8_t, kPoints>;
 
 /// Counters of what the last generate call met (tests and benchmarks).
 struct GenStats {
@@ -62,6 +66,19 @@ class TurnGenerator {
   /// legal step gives one position: `p` with the other side to move. A
   /// finished game (result(p).over()) gives none.
   void positions(const Position& p, Roll roll, std::vector<Position>& out);
+  /// positions() in the mover's frame, for solvers that keep their own
+  /// state: the mover `me` has `mine` (route counts, at most 15 in all), the
+  /// opponent has `opp_on` checkers on the board, standing on the mover-frame
+  /// route indices set in `opp_mask` (bit r: point_of(me, r)). Fills `out`
+  /// with the mover's route counts after each distinct legal turn, the same
+  /// set positions() gives for that board (a roll with no legal step gives
+  /// `mine`; a finished game gives none).
+  void routes(Color me, const Routes& mine, uint32_t opp_mask, int opp_on, Roll roll,
+              std::vector<Routes>& out);
+  /// routes() for all 21 rolls at once (the board is read once): roll
+  /// all_rolls()[i] gives out[begin[i]] .. out[begin[i + 1] - 1].
+  void routes(Color me, const Routes& mine, uint32_t opp_mask, int opp_on, std::vector<Routes>& out,
+              std::array<uint32_t, 22>& begin);
   /// As positions(), with the canonical turn of each (see Child::turn).
   void turns(const Position& p, Roll roll, std::vector<Child>& out);
 

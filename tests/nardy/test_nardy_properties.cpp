@@ -155,6 +155,59 @@ TEST_CASE("nardy mirror symmetry", "[nardy][properties]") {
   });
 }
 
+namespace {
+
+/// The mover's route counts in p.
+Routes routes_in(const Position& p, Color me) {
+  Routes r{};
+  for (int i = 0; i < kPoints; ++i) r[i] = static_cast<uint8_t>(p.count(me, point_of(me, i)));
+  return r;
+}
+
+/// routes() equals positions() read in the mover's frame, as multisets.
+void check_routes(TurnGenerator& g, const Position& p, Roll roll) {
+  const Color me = p.to_move();
+  uint32_t opp = 0;
+  for (int i = 0; i < kPoints; ++i)
+    if (p.count(other(me), point_of(me, i))) opp |= 1u << i;
+  std::vector<Position> a;
+  std::vector<Routes> b;
+  g.positions(p, roll, a);
+  g.routes(me, routes_in(p, me), opp, p.on_board(other(me)), roll, b);
+  std::vector<Routes> want;
+  for (const Position& x : a) want.push_back(routes_in(x, me));
+  std::sort(want.begin(), want.end());
+  std::sort(b.begin(), b.end());
+  RC_ASSERT(want == b);
+}
+
+}  // namespace
+
+TEST_CASE("nardy routes() gives positions() in the mover's frame", "[nardy][properties]") {
+  rc::prop("on positions of random games", [] {
+    Case c = *gen_case();
+    TurnGenerator g(c.opt);
+    check_routes(g, c.p, *rc::gen::elementOf(all_rolls()));
+  });
+  rc::prop("on random boards with checkers=1..6", [] {
+    uint64_t s = *rc::gen::arbitrary<uint64_t>();
+    Options opt{.block_end_of_turn = uniform(s, 2) == 1};
+    opt.checkers = 1 + static_cast<int>(uniform(s, 6));
+    Position p;
+    for (Color c : {Color::kWhite, Color::kBlack})
+      for (int j = 0; j < opt.checkers; ++j) {
+        int r = static_cast<int>(uniform(s, 25));
+        if (r == 24) continue;  // borne off
+        int pt = point_of(c, r);
+        if (p.count(other(c), pt)) continue;
+        p.set(pt, p.at(pt) + (c == Color::kWhite ? 1 : -1));
+      }
+    p.set_to_move(uniform(s, 2) ? Color::kWhite : Color::kBlack);
+    TurnGenerator g(opt);
+    for (const Roll& r : all_rolls()) check_routes(g, p, r);
+  });
+}
+
 TEST_CASE("nardy generation is deterministic and the hash separates children",
           "[nardy][properties]") {
   rc::prop("same input, same output; children hash apart", [] {
