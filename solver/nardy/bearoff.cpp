@@ -20,6 +20,7 @@
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "solver/nardy/table_file.h"
 
 namespace loom::nardy::exact {
 
@@ -302,19 +303,6 @@ using detail::Layout;
 
 namespace {
 
-uint64_t checksum(const void* data, size_t bytes, uint64_t h = 0x9E3779B97F4A7C15ull) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
-
 constexpr char kMagic[8] = {'L', 'O', 'O', 'M', 'N', 'B', 'O', '2'};
 constexpr char kChunkMagic[8] = {'L', 'O', 'O', 'M', 'N', 'B', 'C', '2'};
 constexpr uint32_t kFormatVersion = 1;
@@ -447,23 +435,6 @@ std::string TwoSided::file_name(const std::string& dir, int n) {
   return (fs::path(dir) / ("nardy-bearoff-n" + std::to_string(n) + ".bin")).string();
 }
 
-namespace {
-void write_file(const std::string& file, const void* head, size_t head_bytes,
-                const std::vector<std::pair<const void*, size_t>>& parts) {
-  std::string tmp = file + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("cannot write " + tmp);
-    out.write(static_cast<const char*>(head), static_cast<std::streamsize>(head_bytes));
-    for (auto [p, n] : parts)
-      out.write(static_cast<const char*>(p), static_cast<std::streamsize>(n));
-    out.flush();
-    if (!out) throw InputError("cannot write " + tmp + " (disk full?)");
-  }
-  fs::rename(tmp, file);
-}
-}  // namespace
-
 void TwoSided::save(const std::string& file) const {
   FileHeader h{};
   std::memcpy(h.magic, kMagic, 8);
@@ -543,23 +514,16 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
     std::snprintf(name, sizeof name, "chunk-%03d.bin", s0);
     const std::string chunk = (part / name).string();
     bool loaded = false;
-    struct stat st {};
-    // A missing chunk is built; anything else at its path must be a regular
-    // file (a FIFO would block the reader, a directory cannot be read):
-    // RegularFile refuses it with one line (exit 2), never blocking.
-    if (::stat(chunk.c_str(), &st) == 0 || errno != ENOENT) {
-      RegularFile in(chunk, "bear-off chunk");
-      ChunkHeader h{};
-      pbuf.resize(pairs);
-      ebuf.resize(pairs);
-      const bool sized = in.size() == sizeof h + pairs * 4;
-      const bool read = sized && std::fread(&h, sizeof h, 1, in.get()) == 1 &&
-                        std::fread(pbuf.data(), 2, pairs, in.get()) == pairs &&
-                        std::fread(ebuf.data(), 2, pairs, in.get()) == pairs &&
-                        std::fgetc(in.get()) == EOF;
-      bool ok = read && std::memcmp(h.magic, kChunkMagic, 8) == 0 && h.version == kFormatVersion &&
-                h.n == static_cast<uint32_t>(n) && h.s0 == static_cast<uint32_t>(s0) &&
-                h.s1 == static_cast<uint32_t>(s1) && h.pairs == pairs &&
+    ChunkHeader h{};
+    pbuf.resize(pairs);
+    ebuf.resize(pairs);
+    const ChunkRead got = read_chunk(chunk, "bear-off chunk", &h, sizeof h,
+                                     {{pbuf.data(), pairs * 2}, {ebuf.data(), pairs * 2}});
+    if (got != ChunkRead::kMissing) {
+      bool ok = got == ChunkRead::kRead && std::memcmp(h.magic, kChunkMagic, 8) == 0 &&
+                h.version == kFormatVersion && h.n == static_cast<uint32_t>(n) &&
+                h.s0 == static_cast<uint32_t>(s0) && h.s1 == static_cast<uint32_t>(s1) &&
+                h.pairs == pairs &&
                 checksum(ebuf.data(), pairs * 2, checksum(pbuf.data(), pairs * 2)) == h.checksum;
       if (ok) {
         size_t k = 0;
@@ -598,13 +562,12 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
     }
     done += pairs;
     if (tty) {
-      double el = seconds_since(t0);
       char line[160];
       std::snprintf(line, sizeof line,
-                    "\rbear-off N=%d: %5.1f%% of %llu pairs, %.0f s (%d chunks resumed)   ", n,
+                    "bear-off N=%d: %5.1f%% of %llu pairs, %.0f s (%d chunks resumed)", n,
                     100.0 * static_cast<double>(done) / static_cast<double>(t.pairs()),
-                    static_cast<unsigned long long>(t.pairs()), el, resumed);
-      *tty << line << std::flush;
+                    static_cast<unsigned long long>(t.pairs()), seconds_since(t0), resumed);
+      progress_line(*tty, line);
     }
     s0 = s1;
   }

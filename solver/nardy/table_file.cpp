@@ -1,0 +1,69 @@
+#include "solver/nardy/table_file.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "model/common/errors.h"
+#include "model/common/files.h"
+#include "solver/control.h"
+
+namespace loom::nardy::exact {
+
+uint64_t checksum(const void* data, size_t bytes, uint64_t h) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+void write_file(const std::string& file, const void* head, size_t head_bytes,
+                const std::vector<std::pair<const void*, size_t>>& parts) {
+  std::string tmp = file + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError("cannot write " + tmp);
+    out.write(static_cast<const char*>(head), static_cast<std::streamsize>(head_bytes));
+    for (auto [p, n] : parts)
+      out.write(static_cast<const char*>(p), static_cast<std::streamsize>(n));
+    out.flush();
+    if (!out) throw InputError("cannot write " + tmp + " (disk full?)");
+  }
+  std::filesystem::rename(tmp, file);
+}
+
+ChunkRead read_chunk(const std::string& path, const char* what, void* header, size_t header_bytes,
+                     const std::vector<std::pair<void*, size_t>>& parts) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) return ChunkRead::kMissing;
+  RegularFile in(path, what);
+  size_t bytes = header_bytes;
+  for (const auto& [p, n] : parts) bytes += n;
+  if (in.size() != bytes) return ChunkRead::kBad;
+  if (std::fread(header, header_bytes, 1, in.get()) != 1) return ChunkRead::kBad;
+  for (const auto& [p, n] : parts)
+    if (n && std::fread(p, n, 1, in.get()) != 1) return ChunkRead::kBad;
+  return std::fgetc(in.get()) == EOF ? ChunkRead::kRead : ChunkRead::kBad;
+}
+
+void progress_line(std::ostream& tty, const std::string& text) {
+  const int columns = solver::terminal_columns();
+  std::string line = solver::fit_status_line(text, columns);
+  // Blanks after the text erase the end of a longer previous line.
+  const size_t width = static_cast<size_t>(std::max(columns - 1, 10));
+  line.append(std::min<size_t>(3, width - std::min(width, line.size())), ' ');
+  tty << '\r' << line << std::flush;
+}
+
+}  // namespace loom::nardy::exact
