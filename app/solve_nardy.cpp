@@ -76,8 +76,17 @@ json expected_turns(const Position& p) {
   return e;
 }
 
-void solve_whole_game(const Options& opt, const NardySolveArgs& a, std::ostream& out) {
-  auto f = exact::FewCheckers::solve(opt, a.threads);
+/// The few-checker table: solved in memory for K <= 2 (under a second),
+/// from or into the table directory for larger K (docs/nardy-exact.md).
+exact::FewCheckers few_checkers(const Options& opt, const NardySolveArgs& a, std::ostream& err) {
+  if (opt.checkers <= 2) return exact::FewCheckers::solve(opt, a.threads);
+  const std::string dir = a.db_dir.empty() ? exact::default_cache_dir() : a.db_dir;
+  return exact::FewCheckers::cached(opt, dir, &err, a.tty, a.threads, a.stop_after);
+}
+
+void solve_whole_game(const Options& opt, const NardySolveArgs& a, std::ostream& out,
+                      std::ostream& err) {
+  auto f = few_checkers(opt, a, err);
   const Position start = Position::start(opt.checkers);
   double p = *f.p_win(start), e = *f.points(start);
   out << "Long Nardy, checkers=" << opt.checkers << ", solved from the start: " << f.states()
@@ -124,7 +133,7 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
   const Options& opt = game.options();
   const Position& p = game.position();
   if (!a.position_given && !a.dice) {
-    solve_whole_game(opt, a, out);
+    solve_whole_game(opt, a, out, err);
     return;
   }
   if (opt.last_roll) throw InputError("loom solve nardy values positions under end=first-off only");
@@ -165,7 +174,7 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
     return;
   }
   if (opt.checkers <= exact::FewCheckers::kMaxK) {
-    auto f = exact::FewCheckers::solve(opt, a.threads);
+    auto f = few_checkers(opt, a, err);
     if (a.dice) {
       TurnGenerator gen(opt);
       std::vector<Child> kids;

@@ -19,7 +19,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -40,10 +42,35 @@ struct OpeningPlay {
 
 class FewCheckers {
  public:
-  static constexpr int kMaxK = 3;
+  static constexpr int kMaxK = 4;
   /// Solves checkers=opt.checkers (1..kMaxK) with `threads` threads. Throws
   /// InputError for a larger K or end=last-roll (not supported).
-  static FewCheckers solve(const Options& opt, int threads);
+  /// progress(states done, states in all) is called after each layer.
+  static FewCheckers solve(const Options& opt, int threads,
+                           const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+  /// Files (docs/nardy-exact.md). save() writes FILE.tmp and renames it;
+  /// load() checks header, size and checksum: nullopt and `why` when the
+  /// file is missing, corrupt or for another K (throws InputError for a
+  /// path that is not a regular file).
+  void save(const std::string& file) const;
+  static std::optional<FewCheckers> load(const std::string& file, const Options& opt,
+                                         std::string* why);
+  static std::string file_name(const std::string& dir, int k);
+  /// The solve in chunk files under dir (whole layers, each with its own
+  /// checksum; an interrupted solve resumes from the finished chunks), then
+  /// saved as file_name(dir, K). stop_after_chunks > 0 stops (as if killed)
+  /// after writing that many new chunks and returns nullopt. chunk_states:
+  /// states per chunk at least (0: 4 Mi).
+  static std::optional<FewCheckers> solve_resumable(const Options& opt, const std::string& dir,
+                                                    int threads, std::ostream* notes,
+                                                    std::ostream* tty, int stop_after_chunks = 0,
+                                                    uint64_t chunk_states = 0);
+  /// The table from file_name(dir, K), solved resumably and saved when it
+  /// is missing or fails its checks (a note to `notes`). Throws Interrupted
+  /// when stop_after_chunks stopped the solve.
+  static FewCheckers cached(const Options& opt, const std::string& dir, std::ostream* notes,
+                            std::ostream* tty, int threads, int stop_after_chunks = 0);
 
   const Options& options() const { return opt_; }
   /// The mover's winning chance (both maximising it) and expected points
@@ -62,13 +89,22 @@ class FewCheckers {
   uint64_t endless() const { return endless_; }
   uint64_t generator_calls() const { return calls_; }
   double seconds() const { return seconds_; }
+  /// Every value bit for bit equal (tests: a resumed or loaded table).
+  bool same_table(const FewCheckers& o) const {
+    return opt_.checkers == o.opt_.checkers && v_ == o.v_;
+  }
 
  private:
+  friend struct FewCheckersSolver;
   std::optional<size_t> index(const Position& p) const;
   Options opt_;
   uint64_t configs_ = 0, states_ = 0, pass_couples_ = 0, endless_ = 0, calls_ = 0;
   double seconds_ = 0;
-  std::vector<double> p_, e_;
+  struct Value {
+    double p = 0, e = 0;  ///< the mover's p_win and expected points
+    bool operator==(const Value&) const = default;
+  };
+  std::vector<Value> v_;  ///< by mover config * configs + opponent config
 };
 
 }  // namespace loom::nardy::exact

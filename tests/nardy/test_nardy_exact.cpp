@@ -267,67 +267,65 @@ TEST_CASE("nardy exact: seeded Monte Carlo of table-optimal play agrees with the
   }
 }
 
-TEST_CASE("nardy exact: few-checker solve, K = 1 and 2", "[nardy][exact][few]") {
-  for (int k : {1, 2}) {
-    Options opt;
-    opt.checkers = k;
-    FewCheckers f = FewCheckers::solve(opt, 2);
-    INFO("K = " << k);
-    CHECK(f.states() > 0);
-    // Passes happen (a lone checker's double landing on the other's).
-    CHECK(f.pass_couples() > 0);
-    // Bellman check at random states: the stored value equals the average
-    // over the rolls of the best child (a pass hands over to the partner).
-    TurnGenerator gen(opt);
-    std::vector<Position> kids;
-    uint64_t s = 7 + static_cast<uint64_t>(k);
-    int checked = 0;
-    for (int i = 0; i < 4000 && checked < 300; ++i) {
-      Position p;
-      for (Color c : {Color::kWhite, Color::kBlack})
-        for (int j = 0; j < k; ++j) {
-          int r = static_cast<int>(splitmix64(s) % 25);
-          if (r == 24) continue;  // borne off
-          int pt = point_of(c, r);
-          if (p.count(other(c), pt)) continue;
-          p.set(pt, p.at(pt) + (c == Color::kWhite ? 1 : -1));
-        }
-      p.set_to_move(splitmix64(s) % 2 ? Color::kWhite : Color::kBlack);
-      if (!check_playable(p, opt).empty() || result(p, opt).over()) continue;
-      double want_p = 0, want_e = 0;
-      for (const Roll& r : all_rolls()) {
-        gen.positions(p, r, kids);
-        double bp = -1, be = -3;
-        for (const Position& c : kids) {
-          auto [cp, ce] = f.after_turn(c, p.to_move());
-          bp = std::max(bp, cp);
-          be = std::max(be, ce);
-        }
-        want_p += r.probability() * bp;
-        want_e += r.probability() * be;
+namespace {
+
+/// Bellman check of a few-checker table at up to 300 random states: the
+/// stored value equals the roll-weighted best child read through the model's
+/// Position-level generator (a pass hands over to the partner); and the
+/// start's value is the average of the openings' best.
+void check_few_bellman(const FewCheckers& f, int k) {
+  const Options& opt = f.options();
+  INFO("K = " << k);
+  CHECK(f.states() > 0);
+  // Passes happen (a lone checker's double landing on the other's).
+  CHECK(f.pass_couples() > 0);
+  TurnGenerator gen(opt);
+  std::vector<Position> kids;
+  uint64_t s = 7 + static_cast<uint64_t>(k);
+  int checked = 0;
+  for (int i = 0; i < 4000 && checked < 300; ++i) {
+    Position p;
+    for (Color c : {Color::kWhite, Color::kBlack})
+      for (int j = 0; j < k; ++j) {
+        int r = static_cast<int>(splitmix64(s) % 25);
+        if (r == 24) continue;  // borne off
+        int pt = point_of(c, r);
+        if (p.count(other(c), pt)) continue;
+        p.set(pt, p.at(pt) + (c == Color::kWhite ? 1 : -1));
       }
-      REQUIRE(std::abs(*f.p_win(p) - want_p) < 1e-9);
-      REQUIRE(std::abs(*f.points(p) - want_e) < 1e-9);
-      ++checked;
+    p.set_to_move(splitmix64(s) % 2 ? Color::kWhite : Color::kBlack);
+    if (!check_playable(p, opt).empty() || result(p, opt).over()) continue;
+    double want_p = 0, want_e = 0;
+    for (const Roll& r : all_rolls()) {
+      gen.positions(p, r, kids);
+      double bp = -1, be = -3;
+      for (const Position& c : kids) {
+        auto [cp, ce] = f.after_turn(c, p.to_move());
+        bp = std::max(bp, cp);
+        be = std::max(be, ce);
+      }
+      want_p += r.probability() * bp;
+      want_e += r.probability() * be;
     }
-    CHECK(checked >= 100);
-    // The start: the value is the average of the openings' best.
-    double p0 = 0;
-    for (const auto& o : f.openings()) p0 += o.roll.probability() * o.p_win;
-    CHECK(std::abs(p0 - *f.p_win(Position::start(k))) < 1e-9);
+    REQUIRE(std::abs(*f.p_win(p) - want_p) < 1e-9);
+    REQUIRE(std::abs(*f.points(p) - want_e) < 1e-9);
+    ++checked;
   }
+  CHECK(checked >= 100);
+  double p0 = 0;
+  for (const auto& o : f.openings()) p0 += o.roll.probability() * o.p_win;
+  CHECK(std::abs(p0 - *f.p_win(Position::start(k))) < 1e-9);
 }
 
-TEST_CASE("nardy exact: the few-checker solver and the bear-off table agree",
-          "[nardy][exact][few]") {
-  // checkers=2: every position with both sides home (mars at 2 = none off).
-  Options opt;
-  opt.checkers = 2;
-  FewCheckers f = FewCheckers::solve(opt, 2);
-  const TwoSided& t = table(2);
+/// Every position with both sides home and at most k checkers each has the
+/// bear-off table's value (mars at k = none off; the table's values are
+/// 16-bit fixed point).
+void check_few_against_bearoff(const FewCheckers& f, int k) {
+  const TwoSided& t = table(k);
   int checked = 0;
   for (uint32_t a = 1; a < t.size(); ++a)
     for (uint32_t b = 1; b < t.size(); ++b) {
+      if (home_checkers(home_at(a)) > k || home_checkers(home_at(b)) > k) continue;
       Position p = home_position(home_at(a), home_at(b), Color::kWhite);
       INFO(p.to_string());
       REQUIRE(std::abs(*f.p_win(p) - t.p_win(a, b)) < 1e-3);
@@ -336,7 +334,115 @@ TEST_CASE("nardy exact: the few-checker solver and the bear-off table agree",
       REQUIRE(std::abs(*f.p_win(q) - t.p_win(a, b)) < 1e-3);
       ++checked;
     }
-  CHECK(checked == 27 * 27);
+  CHECK(checked == static_cast<int>((t.size() - 1) * (t.size() - 1)));
+}
+
+}  // namespace
+
+TEST_CASE("nardy exact: few-checker solve, K = 1, 2 and 3", "[nardy][exact][few]") {
+  for (int k : {1, 2, 3}) {
+    Options opt;
+    opt.checkers = k;
+    check_few_bellman(FewCheckers::solve(opt, 2), k);
+  }
+}
+
+TEST_CASE("nardy exact: few-checker solve, K = 4 (slow: 6.7 GB, about 20 minutes on 2 cores)",
+          "[nardy][exact][few][.slow]") {
+  // Solved into $LOOM_NARDY_DB (default: the cache directory) on first use
+  // and loaded afterwards, as `loom solve nardy --rule checkers=4` does.
+  const char* env = std::getenv("LOOM_NARDY_DB");
+  const std::string dir = env && *env ? env : default_cache_dir();
+  Options opt;
+  opt.checkers = 4;
+  const FewCheckers f = FewCheckers::cached(opt, dir, &std::cerr, &std::cerr, 2);
+  check_few_bellman(f, 4);
+  check_few_against_bearoff(f, 4);
+}
+
+TEST_CASE("nardy exact: the few-checker solver and the bear-off table agree",
+          "[nardy][exact][few]") {
+  // checkers=2: every position with both sides home (27 x 27 pairs).
+  Options opt;
+  opt.checkers = 2;
+  check_few_against_bearoff(FewCheckers::solve(opt, 2), 2);
+}
+
+TEST_CASE("nardy exact: few-checker tables are checked and solves resume",
+          "[nardy][exact][few][files]") {
+  Options opt;
+  opt.checkers = 2;
+  const FewCheckers mem = FewCheckers::solve(opt, 2);
+  fs::path dir = temp_dir("few");
+  // Interrupted after 3 chunks of at least 2,000 states (as if killed),
+  // then a corrupt chunk and a stray .tmp, then resumed: equal to the solve
+  // in memory, figures included.
+  CHECK_FALSE(FewCheckers::solve_resumable(opt, dir.string(), 2, nullptr, nullptr, 3, 2000));
+  const std::string file = FewCheckers::file_name(dir.string(), 2);
+  fs::path part = file + ".part";
+  std::vector<fs::path> chunks;
+  for (auto& e : fs::directory_iterator(part)) chunks.push_back(e.path());
+  REQUIRE(chunks.size() == 3);
+  std::sort(chunks.begin(), chunks.end());
+  {
+    std::fstream f(chunks[1], std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    f.put('\x55');
+  }
+  std::ofstream(part / "chunk-999.bin.tmp") << "partial";
+  std::ostringstream notes;
+  auto resumed = FewCheckers::solve_resumable(opt, dir.string(), 1, &notes, nullptr, 0, 2000);
+  REQUIRE(resumed);
+  CHECK(notes.str().find("corrupt") != std::string::npos);
+  CHECK(resumed->same_table(mem));
+  CHECK(resumed->states() == mem.states());
+  CHECK(resumed->pass_couples() == mem.pass_couples());
+  CHECK(resumed->generator_calls() == mem.generator_calls());
+  CHECK_FALSE(fs::exists(part));
+  // The saved file loads to the same table; damaged or foreign files do not.
+  std::string why;
+  auto loaded = FewCheckers::load(file, opt, &why);
+  REQUIRE(loaded);
+  CHECK(loaded->same_table(mem));
+  CHECK(loaded->pass_couples() == mem.pass_couples());
+  const std::string bytes = [&] {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  auto write = [&](const std::string& path, const std::string& data) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << data;
+  };
+  write(file, bytes.substr(0, bytes.size() - 5));
+  CHECK_FALSE(FewCheckers::load(file, opt, &why));
+  CHECK(why.find("truncated") != std::string::npos);
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x04;
+  write(file, flipped);
+  CHECK_FALSE(FewCheckers::load(file, opt, &why));
+  CHECK(why.find("checksum") != std::string::npos);
+  flipped = bytes;
+  flipped[90] ^= 0x01;  // the rules text
+  write(file, flipped);
+  CHECK_FALSE(FewCheckers::load(file, opt, &why));
+  CHECK(why.find("other rules") != std::string::npos);
+  // The K = 2 table under K = 1's name.
+  write(FewCheckers::file_name(dir.string(), 1), bytes);
+  Options one;
+  one.checkers = 1;
+  CHECK_FALSE(FewCheckers::load(FewCheckers::file_name(dir.string(), 1), one, &why));
+  // cached() solves again instead of using a corrupt file.
+  write(file, flipped);
+  std::ostringstream notes2;
+  FewCheckers c = FewCheckers::cached(opt, dir.string(), &notes2, nullptr, 2);
+  CHECK(notes2.str().find("solving again") != std::string::npos);
+  CHECK(c.same_table(mem));
+  REQUIRE(FewCheckers::load(file, opt, &why));
+  // Something at a chunk path that is not a regular file is refused, never read.
+  fs::create_directories(part / "chunk-000.bin");
+  CHECK_THROWS_AS(FewCheckers::solve_resumable(opt, dir.string(), 1, nullptr, nullptr, 0, 2000),
+                  InputError);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("nardy exact: rank_roll ranks a roll's results by the table", "[nardy][exact]") {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "solver/nardy/bearoff.h"
+#include "solver/nardy/fewcheckers.h"
 #include "tests/common/cli_run.h"
 
 extern char** environ;
@@ -35,6 +36,16 @@ fs::path cli_dir(const std::string& name) {
 }
 
 // White: 2 on its 1 point, 1 on 5; Black: 1 on its 2 point (14), 1 on 18.
+/// Finished chunk files (NAME.bin, no .tmp) in the directory `part`.
+int count_chunks(const fs::path& part) {
+  int n = 0;
+  std::error_code ec;
+  if (fs::exists(part, ec))
+    for (auto& e : fs::directory_iterator(part, ec))
+      n += e.path().extension() == ".bin" && e.path().string().find(".tmp") == std::string::npos;
+  return n;
+}
+
 const char* kBearoff = "W:2,0,0,0,1,0,0,0,0,0,0,0,0,-1,0,0,0,-1,0,0,0,0,0,0";
 
 }  // namespace
@@ -88,7 +99,8 @@ TEST_CASE("solve nardy --position: bear-off values as JSON", "[nardy][exact][cli
 TEST_CASE("solve nardy: refusals exit 2 with one line", "[nardy][exact][cli]") {
   fs::path dir = cli_dir("bad");
   loom::testing::check_bad_inputs({
-      {{"solve", "nardy", "--db", dir.string()}, "checkers=1..3"},
+      {{"solve", "nardy", "--db", dir.string()}, "checkers=1..4"},
+      {{"solve", "nardy", "--rule", "checkers=5", "--db", dir.string()}, "checkers=1..4"},
       {{"solve", "nardy", "--position", "W:0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15",
         "--db", dir.string()},
        "cannot be valued exactly"},
@@ -152,6 +164,43 @@ TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nard
   CHECK(j["states"].get<uint64_t>() > 0);
 }
 
+namespace {
+
+/// Runs LOOM_BIN with `args` (output discarded) and SIGKILLs it once
+/// `chunks` finished chunk files are in the directory `part`; true if it was
+/// killed so (false if it ended first or took over 600 s).
+bool kill_after_chunks(std::vector<std::string> args, const fs::path& part, int chunks) {
+  args.insert(args.begin(), LOOM_BIN);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const bool spawned = posix_spawn(&pid, LOOM_BIN, &fa, nullptr, argv.data(), environ) == 0;
+  posix_spawn_file_actions_destroy(&fa);
+  if (!spawned) return false;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(600);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) return false;
+    if (count_chunks(part) >= chunks) {
+      ::kill(pid, SIGKILL);
+      int st = 0;
+      ::waitpid(pid, &st, 0);
+      return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return false;
+}
+
+}  // namespace
+
 TEST_CASE("solve nardy: a database build killed by SIGKILL resumes", "[nardy][exact][cli][.slow]") {
   // N = 9 (5,005 homes, 25 M pairs, about 6 chunks of 4 Mi pairs): the
   // child is killed once two chunks are on disk; a second run resumes from
@@ -160,46 +209,10 @@ TEST_CASE("solve nardy: a database build killed by SIGKILL resumes", "[nardy][ex
   // White 9 on its 1 point... Black 9 on its 6 point: N = 9.
   const std::string pos = "W:9,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-9,0,0,0,0,0,0";
   fs::path part = loom::nardy::exact::TwoSided::file_name(dir.string(), 9) + ".part";
-  std::vector<std::string> all{LOOM_BIN, "solve", "nardy",      "--position", pos,
-                               "--json", "--db",  dir.string(), "--threads",  "1"};
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  REQUIRE(posix_spawn(&pid, LOOM_BIN, &fa, nullptr, argv.data(), environ) == 0);
-  posix_spawn_file_actions_destroy(&fa);
-  auto count_chunks = [&] {
-    int n = 0;
-    std::error_code ec;
-    if (fs::exists(part, ec))
-      for (auto& e : fs::directory_iterator(part, ec))
-        n += e.path().extension() == ".bin" && e.path().string().find(".tmp") == std::string::npos;
-    return n;
-  };
-  bool killed = false;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-  while (std::chrono::steady_clock::now() < deadline) {
-    int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid) {
-      pid = -1;
-      break;
-    }
-    if (count_chunks() >= 2) {
-      ::kill(pid, SIGKILL);
-      int st = 0;
-      ::waitpid(pid, &st, 0);
-      killed = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
-      pid = -1;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  REQUIRE(killed);
-  int kept = count_chunks();
+  REQUIRE(kill_after_chunks(
+      {"solve", "nardy", "--position", pos, "--json", "--db", dir.string(), "--threads", "1"}, part,
+      2));
+  int kept = count_chunks(part);
   CHECK(kept >= 2);
   auto r = run({"solve", "nardy", "--position", pos, "--json", "--db", dir.string()});
   REQUIRE(r.code == 0);
@@ -209,5 +222,33 @@ TEST_CASE("solve nardy: a database build killed by SIGKILL resumes", "[nardy][ex
   CHECK(j["p_win"].get<double>() ==
         db.p_win(loom::nardy::exact::home_index(w), loom::nardy::exact::home_index(b)));
   CHECK_FALSE(fs::exists(part));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("solve nardy --rule checkers=3: a solve killed by SIGKILL resumes",
+          "[nardy][exact][cli][few][.slow]") {
+  // K = 3 (6.2 M states in two chunks of at least 4 Mi): killed once the
+  // first chunk is on disk, resumed by a second run (which reports it), and
+  // then equal to the solve in process, value for value; a third run loads
+  // the saved table.
+  fs::path dir = cli_dir("fewkill");
+  fs::path part = loom::nardy::exact::FewCheckers::file_name(dir.string(), 3) + ".part";
+  const std::vector<std::string> args{"solve", "nardy",      "--rule",    "checkers=3", "--json",
+                                      "--db",  dir.string(), "--threads", "1"};
+  REQUIRE(kill_after_chunks(args, part, 1));
+  CHECK(count_chunks(part) >= 1);
+  auto r = run(args);
+  REQUIRE(r.code == 0);
+  CHECK_FALSE(fs::exists(part));
+  auto j = last_json(r.out);
+  loom::nardy::Options opt;
+  opt.checkers = 3;
+  const auto f = loom::nardy::exact::FewCheckers::solve(opt, 2);
+  CHECK(j["p_win"].get<double>() == *f.p_win(loom::nardy::Position::start(3)));
+  CHECK(j["points"].get<double>() == *f.points(loom::nardy::Position::start(3)));
+  CHECK(j["states"].get<uint64_t>() == f.states());
+  auto again = run(args);
+  REQUIRE(again.code == 0);
+  CHECK(last_json(again.out) == j);
   fs::remove_all(dir);
 }
