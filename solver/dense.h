@@ -63,6 +63,7 @@
 #include "model/common/game.h"
 #include "model/common/hex.h"
 #include "solver/control.h"
+#include "solver/huge_pages.h"
 #include "solver/value.h"
 
 namespace loom::solver {
@@ -221,8 +222,7 @@ class DenseSet {
     // 64-byte aligned: the 8 words one rank directory entry covers are one
     // cache line.
     words_ = (words_ + 7) & ~uint64_t{7};
-    bits_.reset(static_cast<uint64_t*>(std::aligned_alloc(64, words_ * 8)));
-    if (!bits_) throw std::bad_alloc();
+    bits_.reset(static_cast<uint64_t*>(huge_alloc(words_ * 8)));  // huge pages: random probes
     std::fill(bits_.get(), bits_.get() + words_, uint64_t{0});
   }
   /// Sets the key's bit; true if it was clear (thread-safe).
@@ -269,7 +269,7 @@ class DenseSet {
   };
   uint64_t words_;
   std::unique_ptr<uint64_t[], Free> bits_;
-  std::vector<uint32_t> dir_;
+  HugeVector<uint32_t> dir_;
   uint64_t size_ = 0;
 };
 
@@ -1017,7 +1017,7 @@ class DenseRetrograde : public DenseMoves<S> {
   std::vector<std::vector<uint32_t>> buckets_;
   std::vector<std::vector<uint8_t>> first_;
   std::vector<std::vector<uint8_t>> dist_list_ = std::vector<std::vector<uint8_t>>(4096);
-  std::vector<uint8_t> cell_, dist_;
+  HugeVector<uint8_t> cell_, dist_;  ///< by position number (random access)
   uint64_t moves_ = 0, ends_ = 0, peak_lists_ = 0;
   uint32_t max_dist_ = 0;
   bool solved_ = false;

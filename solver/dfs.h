@@ -33,6 +33,7 @@
 #include "model/common/game.h"
 #include "solver/control.h"
 #include "solver/core.h"
+#include "solver/huge_pages.h"
 #include "solver/value.h"
 
 namespace loom::solver {
@@ -223,7 +224,7 @@ class DfsSolver {
   }
 
   void grow(uint64_t buckets) {
-    std::vector<Bucket> old(buckets);
+    HugeVector<Bucket> old(buckets);
     old.swap(table_);
     stored_ = 0;
     heap_ = 0;
@@ -395,7 +396,7 @@ class DfsSolver {
   Config cfg_;
   Canonicalizer<S> canon_;
   RunControl& ctl_;
-  std::vector<Bucket> table_;
+  HugeVector<Bucket> table_;  ///< large tables on huge pages (solver/huge_pages.h)
   uint64_t max_buckets_ = 1;
   std::deque<std::vector<Move>> moves_;  // a deque: growing keeps earlier lists in place
   std::vector<std::array<std::optional<Move>, 2>> killers_;
