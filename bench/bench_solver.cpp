@@ -2,14 +2,17 @@
 // position, for retrograde analysis (Gadur as written: cycles, draws;
 // Enfargar: packed positions, stalls) and alpha-beta with a transposition
 // table (Gadur capture=merge-only; Fiodar, whose table keys carry the superko
-// histories on the heap).
-//   bench_solver [full|dense]
+// histories on the heap), the compact alpha-beta (Gadur capture=merge-only,
+// 8-byte entries) and the superko alpha-beta (Fiodar, 16-byte entries).
+//   bench_solver [full|dense|compact]
 //     full:  also the hash retrograde on Gadur side 3 from the empty board
 //            (about 3 CPU-minutes and 2 GB)
 //     dense: only the dense-index retrograde, Gadur side 3 (as written and
 //            merge-only) and Enfargar side 3 from the empty board, each
 //            beside `perft gadur --size 4 --depth 6` and its own game's perft
 //            in the same run (the issue-15 targets)
+//     compact: only the compact alpha-beta on Gadur side 3 merge-only
+//            (after 'c3 a1' and from the start) beside its perft rate
 // Every solver figure is printed beside the same game's perft leaf rate
 // measured in the same run.
 #include <sys/resource.h>
@@ -23,6 +26,7 @@
 #include "model/enfargar/enfargar.h"
 #include "model/fiodar/fiodar.h"
 #include "model/gadur/gadur.h"
+#include "solver/compact_dfs.h"
 #include "solver/dense.h"
 #include "solver/dfs.h"
 #include "solver/retrograde.h"
@@ -147,6 +151,32 @@ void superko(const char* what, const C& ctx, const std::string& record, uint64_t
   std::fflush(stdout);
 }
 
+/// The compact method (boolean alpha-beta, 8-byte entries holding the exact
+/// key, solver/compact_dfs.h): does the side to move after `record` win?
+template <class C>
+void compact(const char* what, const C& ctx, const std::string& record, uint64_t table_mb,
+             double perft) {
+  auto root = after(ctx, record);
+  using S = decltype(root);
+  typename solver::CompactDfs<S>::Config cfg;
+  cfg.table_bytes = table_mb << 20;
+  solver::CompactDfs<S> d(root, cfg);
+  bool wins = false;
+  auto [unused, s] = bench::timed([&] {
+    wins = d.mover_wins(root);
+    return 0;
+  });
+  (void)unused;
+  bench::report(std::string(what) + ": nodes", d.nodes(), s, "nodes");
+  std::printf("%-44s %14.3f of the perft leaf rate\n", (std::string(what) + ": ratio").c_str(),
+              double(d.nodes()) / s / perft);
+  std::printf("%-44s %14d bytes per entry (%llu stored in %llu MB; the mover %s)\n",
+              (std::string(what) + ": memory").c_str(), 8,
+              static_cast<unsigned long long>(d.stored()),
+              static_cast<unsigned long long>(d.table_bytes() >> 20), wins ? "wins" : "loses");
+  std::fflush(stdout);
+}
+
 /// User + system CPU seconds of the process so far.
 double cpu_seconds() {
   rusage u{};
@@ -202,6 +232,13 @@ double dense(const char* what, const C& ctx, const std::string& record, int thre
 
 int main(int argc, char** argv) {
   bool full = argc > 1 && std::strcmp(argv[1], "full") == 0;
+  if (argc > 1 && std::strcmp(argv[1], "compact") == 0) {
+    const GadurCtx mo(3, gadur::Options{false, true});
+    const double pm = perft_rate("gadur s3 m-o", mo, "", 6);
+    compact("gadur s3 m-o after 'c3 a1' compact", mo, "c3 a1", 512, pm);
+    compact("gadur s3 m-o from the start, compact", mo, "", 512, pm);
+    return 0;
+  }
   if (argc > 1 && std::strcmp(argv[1], "dense") == 0) {
     const gadur::Context<1> g4(4, gadur::Options{});
     gadur::State<1> s4(&g4);
@@ -239,6 +276,11 @@ int main(int argc, char** argv) {
   retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 2);
   retrograde("gadur s3 m-o after 'c3 a1' retrograde", merge_only, "c3 a1", 1);
   dfs("gadur s3 m-o after 'c3 a1' alpha-beta", merge_only, "c3 a1");
+  {
+    const double pm = perft_rate("gadur s3 m-o", merge_only, "", 6);
+    compact("gadur s3 m-o after 'c3 a1' compact", merge_only, "c3 a1", 512, pm);
+    compact("gadur s3 m-o from the start, compact", merge_only, "", 512, pm);
+  }
   const EnfargarCtx enf3(3, enfargar::Options{});
   retrograde("enfargar s3 after 'a1 b2 c3 d4' retrograde", enf3, "a1 b2 c3 d4", 1);
   dfs("enfargar s3 after 'a1 b2 c3 d4' alpha-beta", enf3, "a1 b2 c3 d4");

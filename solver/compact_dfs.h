@@ -31,6 +31,7 @@
 #include "model/common/game.h"
 #include "solver/control.h"
 #include "solver/dense.h"
+#include "solver/huge_pages.h"
 #include "solver/value.h"
 
 namespace loom::solver {
@@ -49,6 +50,9 @@ class CompactDfs {
     uint64_t table_bytes = uint64_t{64} << 20;
     uint64_t max_nodes = 0;  ///< 0: no limit
     bool symmetry = false;
+    /// search_placed() where the game lists its placements (Gadur); tests
+    /// turn it off to compare it with the generic search().
+    bool placements = true;
   };
 
   CompactDfs(const S& proto, Config cfg)
@@ -60,6 +64,10 @@ class CompactDfs {
 
   /// Does the side to move win? Throws CompactNodeLimit at the node budget.
   bool mover_wins(const S& root) {
+    if constexpr (PlacementGame<S>) {
+      if (cfg_.placements && codec_.symmetries() == 1)
+        return search_placed(root, key_of(root), 0);
+    }
     S s = root;
     return search(s, 0);
   }
@@ -106,6 +114,17 @@ class CompactDfs {
         throw InputError("--method compact solves win/loss games; this one has other ends");
       return o == Outcome::win(s.to_move());
     }
+    // Start loading every child's bucket now: the loads overlap, and each
+    // is (mostly) in cache when the child probes it. The key of a child
+    // without captures is the parent's plus the placed stone's digit (a
+    // capture makes the address wrong, which costs only the prefetch).
+    if (codec_.symmetries() == 1) {
+      const bool white = s.to_move() == Color::kWhite;
+      const uint32_t base = white ? key - codec_.white_offset() : key + codec_.white_offset();
+      const uint32_t digit = white ? 2 : 1;
+      for (const Move& m : ms)
+        __builtin_prefetch(bucket(base + digit * codec_.site_weight(0, m.site)));
+    }
     // The stored best move first, then by history score.
     if (best_site >= 0)
       for (size_t i = 1; i < ms.size(); ++i)
@@ -136,7 +155,93 @@ class CompactDfs {
     return win;
   }
 
+  /// search() for games that list their placements with their captures
+  /// (Gadur, solver/dense.h PlacementGame), without symmetry: one pass over
+  /// the groups gives every legal placement and what it removes, a child is
+  /// built from its two bitboards (no analyse, no undo), and its exact key
+  /// (captures included) is the parent's plus the digit changes, so every
+  /// child's bucket is prefetched at the right address. The same tree as
+  /// search() (the same moves in the same order: tests/solver).
+  bool search_placed(const S& s, uint32_t key, int ply) {
+    if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
+    ++nodes_;
+    if (ply >= kMaxPly)
+      throw InputError("--method compact: a line of play longer than " + std::to_string(kMaxPly) +
+                       " plies (the game has cycles: use --method dense or retrograde)");
+    uint64_t* b = bucket(key);
+    int best_site = -1;
+    for (int i = 0; i < kWays; ++i)
+      if (static_cast<uint32_t>(b[i]) == key + 1) {
+        const uint64_t e = b[i];
+        const uint64_t v = (e >> 32) & 3;
+        if (v) return v == 1;
+        best_site = static_cast<int>((e >> 40) & 0xff) - 1;
+      }
+    Placed* ps = &placed_[static_cast<size_t>(ply) * kMaxPlaced];
+    const int n = s.placements(ps);
+    if (n == 0) {
+      Outcome o;
+      if constexpr (requires { s.outcome_when_stuck(); })
+        o = s.outcome_when_stuck();
+      else
+        o = s.outcome();
+      if (o.kind != Outcome::Kind::kBlackWins && o.kind != Outcome::Kind::kWhiteWins)
+        throw InputError("--method compact solves win/loss games; this one has other ends");
+      return o == Outcome::win(s.to_move());
+    }
+    const Color me = s.to_move();
+    const bool white = me == Color::kWhite;
+    // Child keys: the side flips, the placed stone adds the mover's digit
+    // (1 Black, 2 White), captured stones remove the opponent's.
+    const uint32_t base = white ? key - codec_.white_offset() : key + codec_.white_offset();
+    const uint32_t mine = white ? 2 : 1, theirs = 3 - mine;
+    uint32_t* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
+    for (int i = 0; i < n; ++i) {
+      keys[i] = base + mine * codec_.site_weight(0, ps[i].site) -
+                theirs * codec_.weight(0, ps[i].captured.w[0]);
+      __builtin_prefetch(bucket(keys[i]));
+    }
+    // The order of search(): the stored best move first, then by history
+    // score (a stable order of the rest by site, as legal_moves lists them).
+    int* order = &order_[static_cast<size_t>(ply) * kMaxPlaced];
+    for (int i = 0; i < n; ++i) order[i] = i;
+    std::sort(order, order + n, [&](int x, int y) { return ps[x].site < ps[y].site; });
+    int from = 0;
+    if (best_site >= 0)
+      for (int i = 0; i < n; ++i)
+        if (ps[order[i]].site == best_site) {
+          std::swap(order[0], order[i]);
+          from = 1;
+          break;
+        }
+    std::sort(order + from, order + n, [&](int x, int y) {
+      return history_[slot_site(ps[x].site)] > history_[slot_site(ps[y].site)];
+    });
+    const uint64_t before = nodes_;
+    const Color them = other(me);
+    const uint64_t own = s.stones(me).w[0], opp = s.stones(them).w[0];
+    bool win = false;
+    int site = -1;
+    for (int j = 0; j < n; ++j) {
+      const Placed& p = ps[order[j]];
+      Bitboard<1> mine_bb, theirs_bb;
+      mine_bb.w[0] = own | uint64_t{1} << p.site;
+      theirs_bb.w[0] = opp & ~p.captured.w[0];
+      const S child = white ? s.with_board_unhashed(theirs_bb, mine_bb, them)
+                            : s.with_board_unhashed(mine_bb, theirs_bb, them);
+      if (!search_placed(child, keys[order[j]], ply + 1)) {
+        win = true;
+        site = p.site;
+        history_[slot_site(p.site)] += 1;
+        break;
+      }
+    }
+    store(b, key, win, nodes_ - before, site);
+    return win;
+  }
+
   static int site_of(const Move& m) { return m.site; }
+  static size_t slot_site(int site) { return static_cast<size_t>(site + 1) & 63; }
   static size_t slot(const Move& m) { return static_cast<size_t>(m.site + 1) & 63; }
 
   void store(uint64_t* b, uint32_t key, bool win, uint64_t work, int site) {
@@ -162,9 +267,15 @@ class CompactDfs {
 
   Config cfg_;
   DenseCodec codec_;
-  std::vector<uint64_t> table_;
+  HugeVector<uint64_t> table_;  ///< on huge pages: every probe is a cache miss
   uint64_t mask_ = 0;
   std::vector<std::vector<Move>> stack_;
+  // search_placed's per-ply scratch: placements, child keys, visit order.
+  using Placed = typename dense_detail::PlacedOf<S, PlacementGame<S>>::type;
+  static constexpr size_t kMaxPlaced = 64;
+  std::vector<Placed> placed_ = std::vector<Placed>((kMaxPly + 2) * kMaxPlaced);
+  std::vector<uint32_t> keys_ = std::vector<uint32_t>((kMaxPly + 2) * kMaxPlaced);
+  std::vector<int> order_ = std::vector<int>((kMaxPly + 2) * kMaxPlaced);
   std::array<uint32_t, 64> history_{};
   uint64_t nodes_ = 0, stored_ = 0;
 };

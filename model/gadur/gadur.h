@@ -102,6 +102,9 @@ class State {
   bool is_terminal() const;
   /// At a terminal position the player to move (who cannot place) wins.
   Outcome outcome() const { return is_terminal() ? Outcome::win(to_move_) : Outcome{}; }
+  /// outcome() for a caller that has found no legal placement already
+  /// (placements() gave none, so is_terminal() holds): the mover wins.
+  Outcome outcome_when_stuck() const { return Outcome::win(to_move_); }
 
   std::string move_name(const Move& m) const { return geo().name(m.site); }
   std::optional<Move> parse_move(std::string_view token) const {
