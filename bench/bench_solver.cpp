@@ -11,8 +11,9 @@
 //            merge-only) and Enfargar side 3 from the empty board, each
 //            beside `perft gadur --size 4 --depth 6` and its own game's perft
 //            in the same run (the issue-15 targets)
-//     compact: only the compact alpha-beta on Gadur side 3 merge-only
-//            (after 'c3 a1' and from the start) beside its perft rate
+//     compact: only the compact alpha-beta on Gadur merge-only, side 3
+//            (after 'c3 a1' and from the start) and side 4 (50 M nodes from
+//            the start, 64-bit keys), each beside its perft rate
 // Every solver figure is printed beside the same game's perft leaf rate
 // measured in the same run.
 #include <sys/resource.h>
@@ -153,27 +154,31 @@ void superko(const char* what, const C& ctx, const std::string& record, uint64_t
 
 /// The compact method (boolean alpha-beta, 8-byte entries holding the exact
 /// key, solver/compact_dfs.h): does the side to move after `record` win?
-template <class C>
+template <class Codec = solver::DenseCodec, class C>
 void compact(const char* what, const C& ctx, const std::string& record, uint64_t table_mb,
-             double perft) {
+             double perft, uint64_t max_nodes = 0) {
   auto root = after(ctx, record);
   using S = decltype(root);
-  typename solver::CompactDfs<S>::Config cfg;
+  typename solver::CompactDfs<S, Codec>::Config cfg;
   cfg.table_bytes = table_mb << 20;
-  solver::CompactDfs<S> d(root, cfg);
-  bool wins = false;
+  cfg.max_nodes = max_nodes;
+  solver::CompactDfs<S, Codec> d(root, cfg);
+  std::string value = "unfinished";
   auto [unused, s] = bench::timed([&] {
-    wins = d.mover_wins(root);
+    try {
+      value = d.mover_wins(root) ? "the mover wins" : "the mover loses";
+    } catch (const solver::CompactNodeLimit&) {
+    }
     return 0;
   });
   (void)unused;
   bench::report(std::string(what) + ": nodes", d.nodes(), s, "nodes");
   std::printf("%-44s %14.3f of the perft leaf rate\n", (std::string(what) + ": ratio").c_str(),
               double(d.nodes()) / s / perft);
-  std::printf("%-44s %14d bytes per entry (%llu stored in %llu MB; the mover %s)\n",
-              (std::string(what) + ": memory").c_str(), 8,
+  std::printf("%-44s %14d bytes per entry (%llu stored in %llu MB; %s)\n",
+              (std::string(what) + ": memory").c_str(), solver::CompactDfs<S, Codec>::kEntryBytes,
               static_cast<unsigned long long>(d.stored()),
-              static_cast<unsigned long long>(d.table_bytes() >> 20), wins ? "wins" : "loses");
+              static_cast<unsigned long long>(d.table_bytes() >> 20), value.c_str());
   std::fflush(stdout);
 }
 
@@ -237,6 +242,10 @@ int main(int argc, char** argv) {
     const double pm = perft_rate("gadur s3 m-o", mo, "", 6);
     compact("gadur s3 m-o after 'c3 a1' compact", mo, "c3 a1", 512, pm);
     compact("gadur s3 m-o from the start, compact", mo, "", 512, pm);
+    const GadurCtx mo4(4, gadur::Options{false, true});
+    const double p4 = perft_rate("gadur s4 m-o", mo4, "", 5);
+    compact<solver::WideCodec>("gadur s4 m-o from the start, compact 50M", mo4, "", 1024, p4,
+                               50'000'000);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "dense") == 0) {

@@ -1,17 +1,21 @@
-// Alpha-beta with an 8-byte transposition entry (`loom solve --method
-// compact`) for win/loss games on boards of at most 19 cells (DenseGame,
-// solver/dense.h): Gadur `capture=merge-only` side 3 is its target.
+// Alpha-beta with a compact, exact-key transposition entry (`loom solve
+// --method compact`) for win/loss games of two colours of stones (DenseGame,
+// solver/dense.h): Gadur `capture=merge-only` is its target. Boards of at
+// most 19 cells (side 3) use the 32-bit base-3 key of the dense index and
+// 8-byte entries; boards of up to 39 cells (side 4: 37) a 64-bit base-3 key
+// (WideCodec below) and 16-byte entries.
 //
 // The search is a boolean negamax ("does the side to move win?"): on a
 // win/loss game without draws every alpha-beta window collapses to that
-// question, and a proved node is final. An entry is one 64-bit word:
-//   bits  0-31  the exact position key + 1 (base-3 board and side to move,
-//               solver/dense.h; 0 marks an empty slot) - the whole board, so
-//               a hit is never a different position (no hash collision);
-//   bits 32-33  the value (1: the mover wins, 2: the mover loses);
-//   bits 34-39  log2 of the nodes its proof took (replacement: least work);
-//   bits 40-47  the best move's site + 1 (0: none), tried first next time.
-// Buckets of 4 entries (32 bytes) are chosen by a mix of the key.
+// question, and a proved node is final. An entry is {key, meta}, each a
+// Key (uint32_t or uint64_t):
+//   key    the exact position key + 1 (base-3 board and side to move; 0
+//          marks an empty slot) - the whole board, so a hit is never a
+//          different position (no hash collision);
+//   meta   bits 0-1 the value (1: the mover wins, 2: the mover loses),
+//          bits 2-7 log2 of the nodes its proof took (replacement: least
+//          work), bits 8-15 the best move's site + 1 (0: none), tried first.
+// Buckets of 4 entries are chosen by a mix of the key.
 //
 // Symmetry is optional (off by default: the 12 images cost more than the
 // transpositions they find). A line longer than kMaxPly, which only a
@@ -39,10 +43,76 @@ namespace loom::solver {
 /// Thrown when a search reaches its node budget.
 struct CompactNodeLimit {};
 
-template <DenseGame S>
+/// Base-3 keys of boards of up to 39 cells in 64 bits (2 * 3^39 < 2^63):
+/// DenseCodec's key for boards past its 19 cells, with the same digits
+/// (0 empty, 1 Black, 2 White, cell i weighs 3^i; + 3^n when White moves).
+class WideCodec {
+ public:
+  using Key = uint64_t;
+  static constexpr int kMaxCells = 39;
+  static constexpr int kChunkBits = 8;
+
+  WideCodec(const HexGeometry& g, bool symmetry) : n_(g.num_sites()), syms_(symmetry ? 12 : 1) {
+    if (n_ > kMaxCells || g.slots() > 64)
+      throw InputError("the compact method takes boards of at most 39 cells (side 4)");
+    std::vector<Key> p3(static_cast<size_t>(n_) + 1, 1);
+    for (int i = 1; i <= n_; ++i) p3[static_cast<size_t>(i)] = p3[static_cast<size_t>(i) - 1] * 3;
+    white_ = p3[static_cast<size_t>(n_)];
+    site_p3_.assign(static_cast<size_t>(syms_) * 64, 0);
+    for (int k = 0; k < syms_; ++k)
+      for (int s : g.sites())
+        site_p3_[static_cast<size_t>(k) * 64 + static_cast<size_t>(s)] =
+            p3[static_cast<size_t>(g.compact(g.map_site(k, s)))];
+    enc_.assign(static_cast<size_t>(syms_) * kChunks << kChunkBits, 0);
+    for (int k = 0; k < syms_; ++k)
+      for (int c = 0; c < kChunks; ++c)
+        for (uint32_t bits = 0; bits < (1u << kChunkBits); ++bits) {
+          Key v = 0;
+          for (int b = 0; b < kChunkBits; ++b)
+            if ((bits >> b) & 1) v += site_p3_[static_cast<size_t>(k) * 64 + c * kChunkBits + b];
+          enc_[((static_cast<size_t>(k) * kChunks + c) << kChunkBits) + bits] = v;
+        }
+  }
+  int cells() const { return n_; }
+  int symmetries() const { return syms_; }
+  Key white_offset() const { return white_; }
+  /// Sum of 3^compact(image of s under k) over the set bits s of `bits`.
+  Key weight(int k, uint64_t bits) const {
+    const Key* t = &enc_[static_cast<size_t>(k) * kChunks << kChunkBits];
+    Key v = 0;
+    for (int c = 0; c < kChunks; ++c, t += 1u << kChunkBits)
+      v += t[(bits >> (c * kChunkBits)) & 255];
+    return v;
+  }
+  Key site_weight(int k, int site) const {
+    return site_p3_[static_cast<size_t>(k) * 64 + static_cast<size_t>(site)];
+  }
+  Key canonical(uint64_t black, uint64_t white, Color mover) const {
+    const Key side = mover == Color::kWhite ? white_ : 0;
+    Key best = ~Key{0};
+    for (int k = 0; k < syms_; ++k)
+      best = std::min(best, weight(k, black) + 2 * weight(k, white) + side);
+    return best;
+  }
+
+ private:
+  static constexpr int kChunks = 64 / kChunkBits;
+  int n_, syms_;
+  Key white_ = 0;
+  std::vector<Key> site_p3_;  ///< [symmetry * 64 + site]; 0 off the board
+  std::vector<Key> enc_;
+};
+
+template <DenseGame S, class Codec = DenseCodec>
 class CompactDfs {
  public:
   using Move = typename S::Move;
+  using Key = typename Codec::Key;
+  struct Entry {
+    Key key = 0;  ///< position key + 1; 0: empty
+    Key meta = 0;
+  };
+  static constexpr int kEntryBytes = sizeof(Entry);
   static constexpr int kMaxPly = 512;
   static constexpr int kWays = 4;
 
@@ -57,16 +127,16 @@ class CompactDfs {
 
   CompactDfs(const S& proto, Config cfg)
       : cfg_(cfg), codec_(proto.geo(), cfg.symmetry), stack_(kMaxPly + 2) {
-    uint64_t buckets = std::bit_floor(std::max<uint64_t>(cfg.table_bytes / (8 * kWays), 1));
+    uint64_t buckets =
+        std::bit_floor(std::max<uint64_t>(cfg.table_bytes / (sizeof(Entry) * kWays), 1));
     mask_ = buckets - 1;
-    table_.assign(buckets * kWays, 0);
+    table_.assign(buckets * kWays, Entry{});
   }
 
   /// Does the side to move win? Throws CompactNodeLimit at the node budget.
   bool mover_wins(const S& root) {
     if constexpr (PlacementGame<S>) {
-      if (cfg_.placements && codec_.symmetries() == 1)
-        return search_placed(root, key_of(root), 0);
+      if (cfg_.placements && codec_.symmetries() == 1) return search_placed(root, key_of(root), 0);
     }
     S s = root;
     return search(s, 0);
@@ -74,20 +144,30 @@ class CompactDfs {
 
   uint64_t nodes() const { return nodes_; }
   uint64_t stored() const { return stored_; }
-  uint64_t table_bytes() const { return table_.size() * 8; }
+  uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
   int symmetries() const { return codec_.symmetries(); }
 
  private:
-  uint32_t key_of(const S& s) const {
+  Key key_of(const S& s) const {
     const uint64_t b = s.stones(Color::kBlack).w[0], w = s.stones(Color::kWhite).w[0];
     if (codec_.symmetries() == 1)
       return codec_.weight(0, b) + 2 * codec_.weight(0, w) +
              (s.to_move() == Color::kWhite ? codec_.white_offset() : 0);
     return codec_.canonical(b, w, s.to_move());
   }
-  uint64_t* bucket(uint32_t key) {
+  Entry* bucket(Key key) {
     uint64_t h = (uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
     return &table_[((h >> 29) & mask_) * kWays];
+  }
+  /// The entry's value (1 the mover wins, 2 it loses, 0 none) or -1 if the
+  /// bucket has no entry for the key; best_site gets its move.
+  static int probe(const Entry* b, Key key, int& best_site) {
+    for (int i = 0; i < kWays; ++i)
+      if (b[i].key == key + 1) {
+        best_site = static_cast<int>((b[i].meta >> 8) & 0xff) - 1;
+        return static_cast<int>(b[i].meta & 3);
+      }
+    return -1;
   }
 
   bool search(S& s, int ply) {
@@ -96,16 +176,10 @@ class CompactDfs {
     if (ply >= kMaxPly)
       throw InputError("--method compact: a line of play longer than " + std::to_string(kMaxPly) +
                        " plies (the game has cycles: use --method dense or retrograde)");
-    const uint32_t key = key_of(s);
-    uint64_t* b = bucket(key);
+    const Key key = key_of(s);
+    Entry* b = bucket(key);
     int best_site = -1;
-    for (int i = 0; i < kWays; ++i)
-      if (static_cast<uint32_t>(b[i]) == key + 1) {
-        uint64_t e = b[i];
-        uint64_t v = (e >> 32) & 3;
-        if (v) return v == 1;
-        best_site = static_cast<int>((e >> 40) & 0xff) - 1;
-      }
+    if (const int v = probe(b, key, best_site); v > 0) return v == 1;
     auto& ms = stack_[ply];
     s.legal_moves(ms);
     if (ms.empty()) {
@@ -120,8 +194,8 @@ class CompactDfs {
     // capture makes the address wrong, which costs only the prefetch).
     if (codec_.symmetries() == 1) {
       const bool white = s.to_move() == Color::kWhite;
-      const uint32_t base = white ? key - codec_.white_offset() : key + codec_.white_offset();
-      const uint32_t digit = white ? 2 : 1;
+      const Key base = white ? key - codec_.white_offset() : key + codec_.white_offset();
+      const Key digit = white ? 2 : 1;
       for (const Move& m : ms)
         __builtin_prefetch(bucket(base + digit * codec_.site_weight(0, m.site)));
     }
@@ -162,21 +236,15 @@ class CompactDfs {
   /// (captures included) is the parent's plus the digit changes, so every
   /// child's bucket is prefetched at the right address. The same tree as
   /// search() (the same moves in the same order: tests/solver).
-  bool search_placed(const S& s, uint32_t key, int ply) {
+  bool search_placed(const S& s, Key key, int ply) {
     if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
     ++nodes_;
     if (ply >= kMaxPly)
       throw InputError("--method compact: a line of play longer than " + std::to_string(kMaxPly) +
                        " plies (the game has cycles: use --method dense or retrograde)");
-    uint64_t* b = bucket(key);
+    Entry* b = bucket(key);
     int best_site = -1;
-    for (int i = 0; i < kWays; ++i)
-      if (static_cast<uint32_t>(b[i]) == key + 1) {
-        const uint64_t e = b[i];
-        const uint64_t v = (e >> 32) & 3;
-        if (v) return v == 1;
-        best_site = static_cast<int>((e >> 40) & 0xff) - 1;
-      }
+    if (const int v = probe(b, key, best_site); v > 0) return v == 1;
     Placed* ps = &placed_[static_cast<size_t>(ply) * kMaxPlaced];
     const int n = s.placements(ps);
     if (n == 0) {
@@ -193,9 +261,9 @@ class CompactDfs {
     const bool white = me == Color::kWhite;
     // Child keys: the side flips, the placed stone adds the mover's digit
     // (1 Black, 2 White), captured stones remove the opponent's.
-    const uint32_t base = white ? key - codec_.white_offset() : key + codec_.white_offset();
-    const uint32_t mine = white ? 2 : 1, theirs = 3 - mine;
-    uint32_t* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
+    const Key base = white ? key - codec_.white_offset() : key + codec_.white_offset();
+    const Key mine = white ? 2 : 1, theirs = 3 - mine;
+    Key* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
     for (int i = 0; i < n; ++i) {
       keys[i] = base + mine * codec_.site_weight(0, ps[i].site) -
                 theirs * codec_.weight(0, ps[i].captured.w[0]);
@@ -244,19 +312,18 @@ class CompactDfs {
   static size_t slot_site(int site) { return static_cast<size_t>(site + 1) & 63; }
   static size_t slot(const Move& m) { return static_cast<size_t>(m.site + 1) & 63; }
 
-  void store(uint64_t* b, uint32_t key, bool win, uint64_t work, int site) {
-    uint64_t lg = std::min<uint64_t>(63, std::bit_width(work));
-    uint64_t e = (uint64_t{key} + 1) | (uint64_t{win ? 1u : 2u} << 32) | (lg << 34) |
-                 (uint64_t(site + 1) << 40);
+  void store(Entry* b, Key key, bool win, uint64_t work, int site) {
+    const Key lg = static_cast<Key>(std::min<uint64_t>(63, std::bit_width(work)));
+    const Entry e{key + 1, Key{win ? 1u : 2u} | lg << 2 | static_cast<Key>(site + 1) << 8};
     int victim = 0;
-    uint64_t least = ~uint64_t{0};
+    Key least = ~Key{0};
     for (int i = 0; i < kWays; ++i) {
-      if (b[i] == 0 || static_cast<uint32_t>(b[i]) == key + 1) {
-        if (b[i] == 0) ++stored_;
+      if (b[i].key == 0 || b[i].key == key + 1) {
+        if (b[i].key == 0) ++stored_;
         b[i] = e;
         return;
       }
-      uint64_t w = (b[i] >> 34) & 63;
+      const Key w = (b[i].meta >> 2) & 63;
       if (w < least) {
         least = w;
         victim = i;
@@ -266,15 +333,15 @@ class CompactDfs {
   }
 
   Config cfg_;
-  DenseCodec codec_;
-  HugeVector<uint64_t> table_;  ///< on huge pages: every probe is a cache miss
+  Codec codec_;
+  HugeVector<Entry> table_;  ///< on huge pages: every probe is a cache miss
   uint64_t mask_ = 0;
   std::vector<std::vector<Move>> stack_;
   // search_placed's per-ply scratch: placements, child keys, visit order.
   using Placed = typename dense_detail::PlacedOf<S, PlacementGame<S>>::type;
   static constexpr size_t kMaxPlaced = 64;
   std::vector<Placed> placed_ = std::vector<Placed>((kMaxPly + 2) * kMaxPlaced);
-  std::vector<uint32_t> keys_ = std::vector<uint32_t>((kMaxPly + 2) * kMaxPlaced);
+  std::vector<Key> keys_ = std::vector<Key>((kMaxPly + 2) * kMaxPlaced);
   std::vector<int> order_ = std::vector<int>((kMaxPly + 2) * kMaxPlaced);
   std::array<uint32_t, 64> history_{};
   uint64_t nodes_ = 0, stored_ = 0;

@@ -127,6 +127,7 @@ struct PlacedOf<S, true> {
 /// Base-3 keys of boards and their symmetric images.
 class DenseCodec {
  public:
+  using Key = uint32_t;
   static constexpr int kChunkBits = 9;
   static constexpr int kDigitChunk = 7;  // digits per decode table (3^7 entries)
 

@@ -454,62 +454,71 @@ OpeningRun run_openings(const S& root, const std::vector<std::pair<typename S::M
   return r;
 }
 
-/// Boolean alpha-beta with 8-byte entries (solver/compact_dfs.h) over the
+/// Boolean alpha-beta with exact-key entries (solver/compact_dfs.h) over the
 /// first moves, sharing one table; finished openings go to the checkpoint.
+/// Codec: the 32-bit dense key (8-byte entries) up to 19 cells, the 64-bit
+/// wide key (16-byte entries) up to 39.
+template <Game S, class Codec>
+SolveReport solve_compact_with(const S& root, const SolveOptions& o, RunControl& ctl) {
+  using C = CompactDfs<S, Codec>;
+  typename C::Config cfg;
+  cfg.table_bytes = o.table_mb << 20;
+  cfg.max_nodes = o.max_nodes;
+  cfg.symmetry = false;
+  C d(root, cfg);
+  SolveReport rep;
+  rep.method = "compact";
+  rep.symmetries = 1;
+  std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
+  // Codes: 1 the mover after the opening wins, 2 it loses.
+  uint64_t counted = 0;
+  OpeningRun run = run_openings<CompactNodeLimit>(
+      root, classes, o, ctl, "compact", "compact1", [](uint64_t x) { return x <= 2; },
+      [&](const S& c) -> uint64_t {
+        if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
+        return d.mover_wins(c) ? 1 : 2;
+      },
+      [&] { return d.nodes(); }, counted);
+  const Color me = root.to_move();
+  bool some_win = false, all_known = true;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    const uint64_t x = run.done[i];
+    Value v;
+    if (x) v = Value::win(x == 2 ? me : other(me));
+    some_win = some_win || x == 2;
+    all_known = all_known && x != 0;
+    rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
+  }
+  if (some_win)
+    rep.value = Value::win(me);
+  else if (all_known)
+    rep.value = Value::win(other(me));
+  rep.complete = !run.limit_hit;
+  rep.note = run.note;
+  rep.resumed = run.resumed;
+  rep.nodes = d.nodes();
+  rep.nodes_total = run.nodes_before + d.nodes();
+  rep.positions = d.stored();
+  rep.bytes = d.table_bytes();
+  rep.seconds = ctl.elapsed();
+  return rep;
+}
+
 template <Game S>
 SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (DenseGame<S>) {
-    if (root.geo().num_sites() > kDenseMaxCells)
-      throw InputError("--method compact: boards of at most 19 cells (side 3)");
+    if (root.geo().num_sites() > WideCodec::kMaxCells)
+      throw InputError("--method compact: boards of at most 39 cells (side 4)");
     if (root.is_terminal()) throw InputError("--method compact: the position is already over");
-    using C = CompactDfs<S>;
-    typename C::Config cfg;
-    cfg.table_bytes = o.table_mb << 20;
-    cfg.max_nodes = o.max_nodes;
-    cfg.symmetry = false;
-    C d(root, cfg);
-    SolveReport rep;
-    rep.method = "compact";
-    rep.symmetries = 1;
-    std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
-    // Codes: 1 the mover after the opening wins, 2 it loses.
-    uint64_t counted = 0;
-    OpeningRun run = run_openings<CompactNodeLimit>(
-        root, classes, o, ctl, "compact", "compact1", [](uint64_t x) { return x <= 2; },
-        [&](const S& c) -> uint64_t {
-          if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
-          return d.mover_wins(c) ? 1 : 2;
-        },
-        [&] { return d.nodes(); }, counted);
-    const Color me = root.to_move();
-    bool some_win = false, all_known = true;
-    for (size_t i = 0; i < classes.size(); ++i) {
-      const uint64_t x = run.done[i];
-      Value v;
-      if (x) v = Value::win(x == 2 ? me : other(me));
-      some_win = some_win || x == 2;
-      all_known = all_known && x != 0;
-      rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
-    }
-    if (some_win)
-      rep.value = Value::win(me);
-    else if (all_known)
-      rep.value = Value::win(other(me));
-    rep.complete = !run.limit_hit;
-    rep.note = run.note;
-    rep.resumed = run.resumed;
-    rep.nodes = d.nodes();
-    rep.nodes_total = run.nodes_before + d.nodes();
-    rep.positions = d.stored();
-    rep.bytes = d.table_bytes();
-    rep.seconds = ctl.elapsed();
-    return rep;
+    if (root.geo().num_sites() <= kDenseMaxCells)
+      return solve_compact_with<S, DenseCodec>(root, o, ctl);
+    return solve_compact_with<S, WideCodec>(root, o, ctl);
   } else {
     (void)root;
     (void)o;
     (void)ctl;
     throw InputError(
-        "--method compact: this game has no dense index (two colours of stones on at most 19 "
+        "--method compact: this game has no dense index (two colours of stones on at most 39 "
         "cells)");
   }
 }

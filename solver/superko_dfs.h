@@ -357,7 +357,7 @@ class SuperkoDfs {
   DenseCodec codec_;
   const HexGeometry* geo_;
   std::array<int, 12> inverse_{};  ///< HexGeometry::inverse, looked up per node
-  HugeVector<Entry> table_;  ///< on huge pages: every probe is a cache miss
+  HugeVector<Entry> table_;        ///< on huge pages: every probe is a cache miss
   uint64_t mask_ = 0;
   std::vector<std::vector<Move>> stack_;
   std::array<std::array<uint32_t, 64>, 2> history_{};  ///< per colour
