@@ -100,7 +100,7 @@ std::vector<CommandSpec> solve_commands() {
                              "(exhaustive, handles cycles), dense "
                              "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
                              "dfs (alpha-beta, acyclic games), compact (win/loss alpha-beta, "
-                             "8-byte table entries, up to side 3) or superko (Fiodar up to "
+                             "8/16-byte table entries, up to side 4) or superko (Fiodar up to "
                              "side 3: alpha-beta with a board-keyed table sound under superko)")
                  ->check(CLI::IsMember(kMethods));
              cmd->add_flag("--no-symmetry", a->no_symmetry,
