@@ -193,13 +193,23 @@ struct FewCheckersSolver {
   const Options opt;
   int layers() const { return 2 * 24 * k + 1; }
 
+  std::vector<uint64_t> per_layer;  ///< unended states per layer (init())
+  uint64_t open_states = 0;         ///< their sum
+
+  /// Sets f up for the rule set (options, placements, the ended states'
+  /// values) and counts the states to solve.
   FewCheckersSolver(FewCheckers& f_, const Options& o, int threads_)
       : f(f_),
         C(o.checkers),
         k(o.checkers),
         n(C.routes.size()),
         threads(std::max(1, threads_)),
-        opt(o) {}
+        opt(o) {
+    f.opt_ = o;
+    f.configs_ = n;
+    per_layer = init();
+    for (uint64_t x : per_layer) open_states += x;
+  }
 
   bool open(size_t a, size_t b) const { return C.on[a] && C.on[b] && !(C.own[a] & C.as_opp[b]); }
   /// Sets the terminal states' values; returns the non-terminal count per layer.
@@ -361,12 +371,9 @@ FewCheckers FewCheckers::solve(const Options& opt, int threads,
   check_solvable(opt);
   auto t0 = std::chrono::steady_clock::now();
   FewCheckers f;
-  f.opt_ = opt;
   FewCheckersSolver S(f, opt, threads);
-  f.configs_ = S.n;
-  const auto per_layer = S.init();
-  uint64_t open = 0;
-  for (uint64_t x : per_layer) open += x;
+  const auto& per_layer = S.per_layer;
+  const uint64_t open = S.open_states;
   Counts total;
   for (int L = 0; L < S.layers(); ++L) {
     if (per_layer[static_cast<size_t>(L)]) total += S.layer(L);
@@ -443,12 +450,9 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
   namespace fs = std::filesystem;
   auto t0 = std::chrono::steady_clock::now();
   FewCheckers f;
-  f.opt_ = opt;
   FewCheckersSolver S(f, opt, threads);
-  f.configs_ = S.n;
-  const auto per_layer = S.init();
-  uint64_t open = 0;
-  for (uint64_t x : per_layer) open += x;
+  const auto& per_layer = S.per_layer;
+  const uint64_t open = S.open_states;
   const int k = opt.checkers;
   const fs::path part = fs::path(file_name(dir, k) + ".part");
   try {
