@@ -233,15 +233,21 @@ double dense(const char* what, const C& ctx, const std::string& record, int thre
   return s;
 }
 
+/// The compact method on Gadur side 3 merge-only, after 'c3 a1' and from
+/// the start, beside the perft rate.
+void compact_side3() {
+  const GadurCtx mo(3, gadur::Options{false, true});
+  const double pm = perft_rate("gadur s3 m-o", mo, "", 6);
+  compact("gadur s3 m-o after 'c3 a1' compact", mo, "c3 a1", 512, pm);
+  compact("gadur s3 m-o from the start, compact", mo, "", 512, pm);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool full = argc > 1 && std::strcmp(argv[1], "full") == 0;
   if (argc > 1 && std::strcmp(argv[1], "compact") == 0) {
-    const GadurCtx mo(3, gadur::Options{false, true});
-    const double pm = perft_rate("gadur s3 m-o", mo, "", 6);
-    compact("gadur s3 m-o after 'c3 a1' compact", mo, "c3 a1", 512, pm);
-    compact("gadur s3 m-o from the start, compact", mo, "", 512, pm);
+    compact_side3();
     const GadurCtx mo4(4, gadur::Options{false, true});
     const double p4 = perft_rate("gadur s4 m-o", mo4, "", 5);
     compact<solver::WideCodec>("gadur s4 m-o from the start, compact 50M", mo4, "", 1024, p4,
@@ -285,11 +291,7 @@ int main(int argc, char** argv) {
   retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 2);
   retrograde("gadur s3 m-o after 'c3 a1' retrograde", merge_only, "c3 a1", 1);
   dfs("gadur s3 m-o after 'c3 a1' alpha-beta", merge_only, "c3 a1");
-  {
-    const double pm = perft_rate("gadur s3 m-o", merge_only, "", 6);
-    compact("gadur s3 m-o after 'c3 a1' compact", merge_only, "c3 a1", 512, pm);
-    compact("gadur s3 m-o from the start, compact", merge_only, "", 512, pm);
-  }
+  compact_side3();
   const EnfargarCtx enf3(3, enfargar::Options{});
   retrograde("enfargar s3 after 'a1 b2 c3 d4' retrograde", enf3, "a1 b2 c3 d4", 1);
   dfs("enfargar s3 after 'a1 b2 c3 d4' alpha-beta", enf3, "a1 b2 c3 d4");

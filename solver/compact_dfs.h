@@ -3,7 +3,7 @@
 // solver/dense.h): Gadur `capture=merge-only` is its target. Boards of at
 // most 19 cells (side 3) use the 32-bit base-3 key of the dense index and
 // 8-byte entries; boards of up to 39 cells (side 4: 37) a 64-bit base-3 key
-// (WideCodec below) and 16-byte entries.
+// (WideCodec, solver/dense.h) and 16-byte entries.
 //
 // The search is a boolean negamax ("does the side to move win?"): on a
 // win/loss game without draws every alpha-beta window collapses to that
@@ -42,66 +42,6 @@ namespace loom::solver {
 
 /// Thrown when a search reaches its node budget.
 struct CompactNodeLimit {};
-
-/// Base-3 keys of boards of up to 39 cells in 64 bits (2 * 3^39 < 2^63):
-/// DenseCodec's key for boards past its 19 cells, with the same digits
-/// (0 empty, 1 Black, 2 White, cell i weighs 3^i; + 3^n when White moves).
-class WideCodec {
- public:
-  using Key = uint64_t;
-  static constexpr int kMaxCells = 39;
-  static constexpr int kChunkBits = 8;
-
-  WideCodec(const HexGeometry& g, bool symmetry) : n_(g.num_sites()), syms_(symmetry ? 12 : 1) {
-    if (n_ > kMaxCells || g.slots() > 64)
-      throw InputError("the compact method takes boards of at most 39 cells (side 4)");
-    std::vector<Key> p3(static_cast<size_t>(n_) + 1, 1);
-    for (int i = 1; i <= n_; ++i) p3[static_cast<size_t>(i)] = p3[static_cast<size_t>(i) - 1] * 3;
-    white_ = p3[static_cast<size_t>(n_)];
-    site_p3_.assign(static_cast<size_t>(syms_) * 64, 0);
-    for (int k = 0; k < syms_; ++k)
-      for (int s : g.sites())
-        site_p3_[static_cast<size_t>(k) * 64 + static_cast<size_t>(s)] =
-            p3[static_cast<size_t>(g.compact(g.map_site(k, s)))];
-    enc_.assign(static_cast<size_t>(syms_) * kChunks << kChunkBits, 0);
-    for (int k = 0; k < syms_; ++k)
-      for (int c = 0; c < kChunks; ++c)
-        for (uint32_t bits = 0; bits < (1u << kChunkBits); ++bits) {
-          Key v = 0;
-          for (int b = 0; b < kChunkBits; ++b)
-            if ((bits >> b) & 1) v += site_p3_[static_cast<size_t>(k) * 64 + c * kChunkBits + b];
-          enc_[((static_cast<size_t>(k) * kChunks + c) << kChunkBits) + bits] = v;
-        }
-  }
-  int cells() const { return n_; }
-  int symmetries() const { return syms_; }
-  Key white_offset() const { return white_; }
-  /// Sum of 3^compact(image of s under k) over the set bits s of `bits`.
-  Key weight(int k, uint64_t bits) const {
-    const Key* t = &enc_[static_cast<size_t>(k) * kChunks << kChunkBits];
-    Key v = 0;
-    for (int c = 0; c < kChunks; ++c, t += 1u << kChunkBits)
-      v += t[(bits >> (c * kChunkBits)) & 255];
-    return v;
-  }
-  Key site_weight(int k, int site) const {
-    return site_p3_[static_cast<size_t>(k) * 64 + static_cast<size_t>(site)];
-  }
-  Key canonical(uint64_t black, uint64_t white, Color mover) const {
-    const Key side = mover == Color::kWhite ? white_ : 0;
-    Key best = ~Key{0};
-    for (int k = 0; k < syms_; ++k)
-      best = std::min(best, weight(k, black) + 2 * weight(k, white) + side);
-    return best;
-  }
-
- private:
-  static constexpr int kChunks = 64 / kChunkBits;
-  int n_, syms_;
-  Key white_ = 0;
-  std::vector<Key> site_p3_;  ///< [symmetry * 64 + site]; 0 off the board
-  std::vector<Key> enc_;
-};
 
 template <DenseGame S, class Codec = DenseCodec>
 class CompactDfs {
@@ -170,31 +110,41 @@ class CompactDfs {
     return -1;
   }
 
-  bool search(S& s, int ply) {
+  /// The key with the other side to move (`white`: White moves in `key`).
+  Key side_flipped(Key key, bool white) const {
+    return white ? key - codec_.white_offset() : key + codec_.white_offset();
+  }
+  /// Counts a node; throws at the node budget and past kMaxPly plies.
+  void enter(int ply) {
     if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
     ++nodes_;
     if (ply >= kMaxPly)
       throw InputError("--method compact: a line of play longer than " + std::to_string(kMaxPly) +
                        " plies (the game has cycles: use --method dense or retrograde)");
+  }
+  /// Does the mover win this end? (Only wins and losses are allowed.)
+  static bool mover_wins_at_end(const Outcome& o, Color mover) {
+    if (o.kind != Outcome::Kind::kBlackWins && o.kind != Outcome::Kind::kWhiteWins)
+      throw InputError("--method compact solves win/loss games; this one has other ends");
+    return o == Outcome::win(mover);
+  }
+
+  bool search(S& s, int ply) {
+    enter(ply);
     const Key key = key_of(s);
     Entry* b = bucket(key);
     int best_site = -1;
     if (const int v = probe(b, key, best_site); v > 0) return v == 1;
     auto& ms = stack_[ply];
     s.legal_moves(ms);
-    if (ms.empty()) {
-      Outcome o = s.outcome();
-      if (o.kind != Outcome::Kind::kBlackWins && o.kind != Outcome::Kind::kWhiteWins)
-        throw InputError("--method compact solves win/loss games; this one has other ends");
-      return o == Outcome::win(s.to_move());
-    }
+    if (ms.empty()) return mover_wins_at_end(s.outcome(), s.to_move());
     // Start loading every child's bucket now: the loads overlap, and each
     // is (mostly) in cache when the child probes it. The key of a child
     // without captures is the parent's plus the placed stone's digit (a
     // capture makes the address wrong, which costs only the prefetch).
     if (codec_.symmetries() == 1) {
       const bool white = s.to_move() == Color::kWhite;
-      const Key base = white ? key - codec_.white_offset() : key + codec_.white_offset();
+      const Key base = side_flipped(key, white);
       const Key digit = white ? 2 : 1;
       for (const Move& m : ms)
         __builtin_prefetch(bucket(base + digit * codec_.site_weight(0, m.site)));
@@ -237,31 +187,23 @@ class CompactDfs {
   /// child's bucket is prefetched at the right address. The same tree as
   /// search() (the same moves in the same order: tests/solver).
   bool search_placed(const S& s, Key key, int ply) {
-    if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
-    ++nodes_;
-    if (ply >= kMaxPly)
-      throw InputError("--method compact: a line of play longer than " + std::to_string(kMaxPly) +
-                       " plies (the game has cycles: use --method dense or retrograde)");
+    enter(ply);
     Entry* b = bucket(key);
     int best_site = -1;
     if (const int v = probe(b, key, best_site); v > 0) return v == 1;
     Placed* ps = &placed_[static_cast<size_t>(ply) * kMaxPlaced];
     const int n = s.placements(ps);
     if (n == 0) {
-      Outcome o;
       if constexpr (requires { s.outcome_when_stuck(); })
-        o = s.outcome_when_stuck();
+        return mover_wins_at_end(s.outcome_when_stuck(), s.to_move());
       else
-        o = s.outcome();
-      if (o.kind != Outcome::Kind::kBlackWins && o.kind != Outcome::Kind::kWhiteWins)
-        throw InputError("--method compact solves win/loss games; this one has other ends");
-      return o == Outcome::win(s.to_move());
+        return mover_wins_at_end(s.outcome(), s.to_move());
     }
     const Color me = s.to_move();
     const bool white = me == Color::kWhite;
     // Child keys: the side flips, the placed stone adds the mover's digit
     // (1 Black, 2 White), captured stones remove the opponent's.
-    const Key base = white ? key - codec_.white_offset() : key + codec_.white_offset();
+    const Key base = side_flipped(key, white);
     const Key mine = white ? 2 : 1, theirs = 3 - mine;
     Key* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
     for (int i = 0; i < n; ++i) {
@@ -310,7 +252,7 @@ class CompactDfs {
 
   static int site_of(const Move& m) { return m.site; }
   static size_t slot_site(int site) { return static_cast<size_t>(site + 1) & 63; }
-  static size_t slot(const Move& m) { return static_cast<size_t>(m.site + 1) & 63; }
+  static size_t slot(const Move& m) { return slot_site(m.site); }
 
   void store(Entry* b, Key key, bool win, uint64_t work, int site) {
     const Key lg = static_cast<Key>(std::min<uint64_t>(63, std::bit_width(work)));

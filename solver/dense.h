@@ -124,16 +124,20 @@ struct PlacedOf<S, true> {
 };
 }  // namespace dense_detail
 
-/// Base-3 keys of boards and their symmetric images.
-class DenseCodec {
+/// Base-3 keys of boards and their symmetric images, in a key type K wide
+/// enough for 2 * 3^cells: digit 0 empty, 1 Black, 2 White; cell i (compact
+/// index) weighs 3^i; + 3^n when White is to move. Weights of a stone set
+/// come from per-chunk tables (kChunkBits slots a lookup).
+template <class K>
+class Base3Keys {
  public:
-  using Key = uint32_t;
+  using Key = K;
   static constexpr int kChunkBits = 9;
-  static constexpr int kDigitChunk = 7;  // digits per decode table (3^7 entries)
 
-  DenseCodec(const HexGeometry& g, bool symmetry) : n_(g.num_sites()), syms_(symmetry ? 12 : 1) {
-    if (n_ > kDenseMaxCells || g.slots() > 3 * kChunkBits)
-      throw InputError("the dense index takes boards of at most 19 cells (side 3)");
+  /// Throws InputError(`too_big`) past max_cells cells or 64 slots.
+  Base3Keys(const HexGeometry& g, bool symmetry, int max_cells, const char* too_big)
+      : n_(g.num_sites()), syms_(symmetry ? 12 : 1) {
+    if (n_ > max_cells || g.slots() > 64) throw InputError(too_big);
     p3_.resize(n_ + 1);
     p3_[0] = 1;
     for (int i = 1; i <= n_; ++i) p3_[i] = p3_[i - 1] * 3;
@@ -146,13 +150,62 @@ class DenseCodec {
     for (int k = 0; k < syms_; ++k)
       for (int c = 0; c < chunks_; ++c)
         for (uint32_t bits = 0; bits < (1u << kChunkBits); ++bits) {
-          uint32_t v = 0;
+          K v = 0;
           for (int b = 0; b < kChunkBits; ++b) {
             int s = c * kChunkBits + b;
             if ((bits >> b) & 1 && s < slots_ && g.is_site(s)) v += site_p3_[k * 64 + s];
           }
           enc_[((static_cast<size_t>(k) * chunks_ + c) << kChunkBits) + bits] = v;
         }
+  }
+
+  int cells() const { return n_; }
+  int symmetries() const { return syms_; }
+  /// 3^n: keys below it have Black to move.
+  K white_offset() const { return p3_[n_]; }
+  uint64_t key_count() const { return uint64_t{2} * p3_[n_]; }
+
+  /// Sum of 3^compact(image of s under k) over the set bits s of `bits`.
+  K weight(int k, uint64_t bits) const {
+    K v = 0;
+    const K* t = &enc_[static_cast<size_t>(k) * chunks_ << kChunkBits];
+    for (int c = 0; c < chunks_; ++c, t += 1u << kChunkBits)
+      v += t[(bits >> (c * kChunkBits)) & ((1u << kChunkBits) - 1)];
+    return v;
+  }
+  K site_weight(int k, int site) const { return site_p3_[k * 64 + site]; }
+
+  /// Keys of the position under every symmetry (out[0]: the position's own).
+  void images(uint64_t black, uint64_t white, Color mover, K* out) const {
+    K side = mover == Color::kWhite ? p3_[n_] : 0;
+    for (int k = 0; k < syms_; ++k) out[k] = weight(k, black) + 2 * weight(k, white) + side;
+  }
+  K canonical(uint64_t black, uint64_t white, Color mover) const {
+    int sym;
+    return canonical(black, white, mover, sym);
+  }
+  /// The canonical key, and in `sym` the (first) symmetry whose image it is.
+  K canonical(uint64_t black, uint64_t white, Color mover, int& sym) const {
+    K img[12];
+    images(black, white, mover, img);
+    sym = static_cast<int>(std::min_element(img, img + syms_) - img);
+    return img[sym];
+  }
+
+ protected:
+  int n_, syms_, slots_ = 0, chunks_ = 0;
+  std::vector<K> p3_, site_p3_, enc_;
+};
+
+/// The dense index's 32-bit keys (boards of at most 19 cells), which it
+/// also decodes back into boards.
+class DenseCodec : public Base3Keys<uint32_t> {
+ public:
+  static constexpr int kDigitChunk = 7;  // digits per decode table (3^7 entries)
+
+  DenseCodec(const HexGeometry& g, bool symmetry)
+      : Base3Keys(g, symmetry, kDenseMaxCells,
+                  "the dense index takes boards of at most 19 cells (side 3)") {
     dchunks_ = (n_ + kDigitChunk - 1) / kDigitChunk;
     dec_.assign(static_cast<size_t>(dchunks_) * 2187, {0, 0});
     for (int c = 0; c < dchunks_; ++c)
@@ -167,38 +220,6 @@ class DenseCodec {
       }
   }
 
-  int cells() const { return n_; }
-  int symmetries() const { return syms_; }
-  /// 3^n: keys below it have Black to move.
-  uint32_t white_offset() const { return p3_[n_]; }
-  uint64_t key_count() const { return uint64_t{2} * p3_[n_]; }
-
-  /// Sum of 3^compact(image of s under k) over the set bits s of `bits`.
-  uint32_t weight(int k, uint64_t bits) const {
-    uint32_t v = 0;
-    const uint32_t* t = &enc_[static_cast<size_t>(k) * chunks_ << kChunkBits];
-    for (int c = 0; c < chunks_; ++c, t += 1u << kChunkBits)
-      v += t[(bits >> (c * kChunkBits)) & ((1u << kChunkBits) - 1)];
-    return v;
-  }
-  uint32_t site_weight(int k, int site) const { return site_p3_[k * 64 + site]; }
-
-  /// Keys of the position under every symmetry (out[0]: the position's own).
-  void images(uint64_t black, uint64_t white, Color mover, uint32_t* out) const {
-    uint32_t side = mover == Color::kWhite ? p3_[n_] : 0;
-    for (int k = 0; k < syms_; ++k) out[k] = weight(k, black) + 2 * weight(k, white) + side;
-  }
-  uint32_t canonical(uint64_t black, uint64_t white, Color mover) const {
-    int sym;
-    return canonical(black, white, mover, sym);
-  }
-  /// The canonical key, and in `sym` the (first) symmetry whose image it is.
-  uint32_t canonical(uint64_t black, uint64_t white, Color mover, int& sym) const {
-    uint32_t img[12];
-    images(black, white, mover, img);
-    sym = static_cast<int>(std::min_element(img, img + syms_) - img);
-    return img[sym];
-  }
   void decode(uint32_t key, uint64_t& black, uint64_t& white, Color& mover) const {
     mover = key >= p3_[n_] ? Color::kWhite : Color::kBlack;
     uint32_t b = key >= p3_[n_] ? key - p3_[n_] : key;
@@ -211,9 +232,18 @@ class DenseCodec {
   }
 
  private:
-  int n_, syms_, slots_ = 0, chunks_ = 0, dchunks_ = 0;
-  std::vector<uint32_t> p3_, site_p3_, enc_;
+  int dchunks_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> dec_;
+};
+
+/// 64-bit keys of the same digits for boards of up to 39 cells (2 * 3^39 <
+/// 2^63): the compact alpha-beta on side 4 (solver/compact_dfs.h).
+class WideCodec : public Base3Keys<uint64_t> {
+ public:
+  static constexpr int kMaxCells = 39;
+  WideCodec(const HexGeometry& g, bool symmetry)
+      : Base3Keys(g, symmetry, kMaxCells,
+                  "the compact method takes boards of at most 39 cells (side 4)") {}
 };
 
 /// A set of keys as a bitmap, with a rank directory once complete.

@@ -316,6 +316,13 @@ struct TurnGenerator::Impl {
     if (out.size() == first) out.push_back(root.c);
   }
 
+  /// The head rule for `roll`: one checker leaves the head a turn, two on a
+  /// first turn (all on the head) with 6-6, 4-4 or 3-3.
+  void set_head_limit(Roll roll, const Options& opt) {
+    const bool exception = roll.is_double() && (roll.hi == 3 || roll.hi == 4 || roll.hi == 6);
+    head_limit = head0 == opt.checkers && exception ? 2 : 1;
+  }
+
   /// The per-call state both setups share, from root, opp_mask and my_on.
   bool prepare(Roll roll, const Options& opt, int opp_on) {
     finals.clear();
@@ -326,8 +333,7 @@ struct TurnGenerator::Impl {
       return false;
     for (int d = 1; d <= 6; ++d) land_ok[d] = ~(opp_mask >> d) & ((1u << (kOffRoute - d)) - 1);
     head0 = root.c[0];
-    const bool exception = roll.is_double() && (roll.hi == 3 || roll.hi == 4 || roll.hi == 6);
-    head_limit = head0 == opt.checkers && exception ? 2 : 1;
+    set_head_limit(roll, opt);
     block_active = opp_on >= opt.checkers;  // the opponent has borne off none
     if (block_active) {
       uint32_t oq = ((opp_mask << 12) | (opp_mask >> 12)) & kBoardMask;
@@ -729,8 +735,7 @@ void TurnGenerator::routes(Color me, const Routes& mine, uint32_t opp_mask, int 
     begin[i] = static_cast<uint32_t>(out.size());
     if (!live) continue;
     const Roll r = rolls[i];
-    const bool exception = r.is_double() && (r.hi == 3 || r.hi == 4 || r.hi == 6);
-    x.head_limit = exception && x.head0 == opt_.checkers ? 2 : 1;
+    x.set_head_limit(r, opt_);
     x.append_routes(r, out);
   }
   begin[rolls.size()] = static_cast<uint32_t>(out.size());

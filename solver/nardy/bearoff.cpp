@@ -38,10 +38,6 @@ constexpr auto kBinom = [] {
   return t;
 }();
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 uint32_t home_count(int n) {
@@ -496,11 +492,7 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
   t.e_.assign(t.pairs(), 0);
   TwoSidedBuilder B(t, L);
   const fs::path part = fs::path(file_name(dir, n) + ".part");
-  try {
-    fs::create_directories(part);
-  } catch (const fs::filesystem_error& e) {
-    throw InputError("cannot create the chunk directory " + part.string() + ": " + e.what());
-  }
+  make_directory(part.string(), "chunk directory");
   std::vector<uint16_t> pbuf;
   std::vector<int16_t> ebuf;
   int written = 0, resumed = 0;
@@ -599,11 +591,7 @@ const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* lo
   if (!t) {
     std::error_code ec;
     if (fs::exists(file_name(dir, n), ec) && log) *log << "loom: " << why << "; rebuilding\n";
-    try {
-      fs::create_directories(dir);
-    } catch (const fs::filesystem_error& e) {
-      throw InputError("cannot create the database directory " + dir + ": " + e.what());
-    }
+    make_directory(dir, "database directory");
     t = build_resumable(n, dir, threads, log, tty, stop_after_chunks);
     if (!t) throw Interrupted("bear-off build stopped (--stop-after); run again to resume");
   }

@@ -122,7 +122,6 @@ struct Configs {
       enumerate(x, j + 1, r);
     }
   }
-  std::optional<uint32_t> of(const Position& p, Color c) const { return config_of(p, c, k); }
 };
 
 constexpr char kMagic[8] = {'L', 'O', 'O', 'M', 'N', 'F', 'W', '1'};
@@ -360,25 +359,16 @@ void check_solvable(const Options& opt) {
   if (opt.last_roll) throw InputError("the few-checker solver does not handle end=last-roll");
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
-FewCheckers FewCheckers::solve(const Options& opt, int threads,
-                               const std::function<void(uint64_t, uint64_t)>& progress) {
+FewCheckers FewCheckers::solve(const Options& opt, int threads) {
   check_solvable(opt);
   auto t0 = std::chrono::steady_clock::now();
   FewCheckers f;
   FewCheckersSolver S(f, opt, threads);
-  const auto& per_layer = S.per_layer;
-  const uint64_t open = S.open_states;
   Counts total;
-  for (int L = 0; L < S.layers(); ++L) {
-    if (per_layer[static_cast<size_t>(L)]) total += S.layer(L);
-    if (progress) progress(total.states, open);
-  }
+  for (int L = 0; L < S.layers(); ++L)
+    if (S.per_layer[static_cast<size_t>(L)]) total += S.layer(L);
   S.finish(total, seconds_since(t0));
   return f;
 }
@@ -455,11 +445,7 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
   const uint64_t open = S.open_states;
   const int k = opt.checkers;
   const fs::path part = fs::path(file_name(dir, k) + ".part");
-  try {
-    fs::create_directories(part);
-  } catch (const fs::filesystem_error& e) {
-    throw InputError("cannot create the chunk directory " + part.string() + ": " + e.what());
-  }
+  make_directory(part.string(), "chunk directory");
   std::vector<Value> buf;
   Counts total;
   double seconds = 0;  // solve time of the chunks (also those of earlier runs)
@@ -551,11 +537,7 @@ FewCheckers FewCheckers::cached(const Options& opt, const std::string& dir, std:
   std::error_code ec;
   if (std::filesystem::exists(file_name(dir, opt.checkers), ec) && log)
     *log << "loom: " << why << "; solving again\n";
-  try {
-    std::filesystem::create_directories(dir);
-  } catch (const std::filesystem::filesystem_error& e) {
-    throw InputError("cannot create the table directory " + dir + ": " + e.what());
-  }
+  make_directory(dir, "table directory");
   f = solve_resumable(opt, dir, threads, log, tty, stop_after_chunks);
   if (!f) throw Interrupted("few-checker solve stopped (--stop-after); run again to resume");
   return std::move(*f);

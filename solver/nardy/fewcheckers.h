@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -45,9 +44,7 @@ class FewCheckers {
   static constexpr int kMaxK = 4;
   /// Solves checkers=opt.checkers (1..kMaxK) with `threads` threads. Throws
   /// InputError for a larger K or end=last-roll (not supported).
-  /// progress(states done, states in all) is called after each layer.
-  static FewCheckers solve(const Options& opt, int threads,
-                           const std::function<void(uint64_t, uint64_t)>& progress = {});
+  static FewCheckers solve(const Options& opt, int threads);
 
   /// Files (docs/nardy-exact.md). save() writes FILE.tmp and renames it;
   /// load() checks header, size and checksum: nullopt and `why` when the

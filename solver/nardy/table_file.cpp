@@ -43,6 +43,14 @@ void write_file(const std::string& file, const void* head, size_t head_bytes,
   std::filesystem::rename(tmp, file);
 }
 
+void make_directory(const std::string& dir, const char* what) {
+  try {
+    std::filesystem::create_directories(dir);
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw InputError(std::string("cannot create the ") + what + " " + dir + ": " + e.what());
+  }
+}
+
 ChunkRead read_chunk(const std::string& path, const char* what, void* header, size_t header_bytes,
                      const std::vector<std::pair<void*, size_t>>& parts) {
   struct stat st {};

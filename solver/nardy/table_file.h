@@ -4,6 +4,7 @@
 // resumable build, and the build's progress line.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
@@ -31,6 +32,15 @@ enum class ChunkRead {
 /// refused by RegularFile with one line (InputError, exit 2), never read.
 ChunkRead read_chunk(const std::string& path, const char* what, void* header, size_t header_bytes,
                      const std::vector<std::pair<void*, size_t>>& parts);
+
+/// Creates the directory `dir` (and its parents) if missing; InputError
+/// "cannot create the WHAT DIR: reason" (exit 2) if it cannot.
+void make_directory(const std::string& dir, const char* what);
+
+/// Wall seconds since t0.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 /// Redraws the progress line `text` on the terminal `tty` (carriage return,
 /// fitted to the terminal's width so it never wraps).
