@@ -46,6 +46,33 @@ Bitboard<W> group_of(const HexMasks<W>& m, int s0, const Bitboard<W>& within,
   return g;
 }
 
+/// Calls f(X) once for every set X of k cells of `within` each of whose
+/// connected parts (in `within`) contains a cell of `roots` (roots within
+/// `within`): Redelmeier's enumeration of connected sets, rooted at a
+/// virtual cell next to every root. `untried` holds the cells that may
+/// still join X on this branch, `seen` every cell ever offered on it.
+template <int W, class F>
+void anchored_grow(const HexMasks<W>& m, const Bitboard<W>& within, Bitboard<W> x,
+                   Bitboard<W> untried, const Bitboard<W>& seen, int left, F& f) {
+  while (untried.any()) {
+    const int v = untried.pop_lowest();
+    Bitboard<W> x2 = x;
+    x2.set(v);
+    if (left == 1) {
+      f(x2);
+      continue;
+    }
+    const Bitboard<W> fresh = (m.neighbours(v) & within).andnot(seen);
+    anchored_grow(m, within, x2, untried | fresh, seen | fresh, left - 1, f);
+  }
+}
+
+template <int W, class F>
+void anchored_sets(const HexMasks<W>& m, const Bitboard<W>& roots, const Bitboard<W>& within, int k,
+                   F&& f) {
+  if (k > 0) anchored_grow(m, within, Bitboard<W>{}, roots, roots, k, f);
+}
+
 /// N bitboards that are not zero-filled when made (Bitboard's constructor
 /// zeroes its words): the group lists below are written before they are
 /// read, and zero-filling them took a quarter of has_placement()'s time.
@@ -308,8 +335,7 @@ int State<W>::placements(Placed* out) const {
 // |X| == |G|; an X cell next to a remaining enemy stone would have joined
 // that stone's group, which would have been removed too. So X is a set of
 // |G| empty cells, none next to an enemy stone, inside the part of those
-// cells reachable from G's rim: all such sets are tried and each is kept
-// only if replaying c captures exactly X (a test on X's parts, below).
+// cells reachable from G's rim.
 template <int W>
 void State<W>::retractions(std::vector<Placed>& out) const {
   out.clear();
@@ -318,7 +344,6 @@ void State<W>::retractions(std::vector<Placed>& out) const {
   const BB mine = stones_[idx(last)];
   const BB theirs = stones_[idx(to_move_)];
   const BB free_cells = empty().andnot(m.dilate(theirs));
-  std::array<int, kMaxSites<W>> cells;
   Groups<W> their_groups;
   bool have_theirs = false;
   mine.for_each([&](int c) {
@@ -353,30 +378,16 @@ void State<W>::retractions(std::vector<Placed>& out) const {
     if (mg.legal && mg.total != gsize) out.push_back({static_cast<int16_t>(c), BB{}});
     const BB rim = m.rim(g);
     if (rim.intersects(theirs)) return;
-    const int k = gsize;
-    const BB region = m.flood(rim & free_cells, free_cells);
-    int n = 0;
-    region.for_each([&](int s) { cells[n++] = s; });
-    if (n < k) return;
-    // Subsets X of `region` of size k in lexicographic order of indices.
     // Replaying c before X was taken: no stone of the side to move touches
     // G (checked above) and no cell of X touches one (X lies in free_cells),
     // so the enemy groups next to G are the connected parts of X that touch
-    // G's rim, |G| == |X| makes the merge legal and a capture, and it takes
-    // exactly X iff X has at least two parts and each touches the rim.
-    std::array<int, kMaxSites<W>> pick;
-    for (int i = 0; i < k; ++i) pick[i] = i;
-    for (;;) {
-      BB x;
-      for (int i = 0; i < k; ++i) x.set(cells[pick[i]]);
-      if (m.flood(x & rim, x) == x && group_of(m, x.lowest(), x) != x)
-        out.push_back({static_cast<int16_t>(c), x});
-      int i = k - 1;
-      while (i >= 0 && pick[i] == n - k + i) --i;
-      if (i < 0) break;
-      ++pick[i];
-      for (int j = i + 1; j < k; ++j) pick[j] = pick[j - 1] + 1;
-    }
+    // G's rim; |G| == |X| makes the merge legal and a capture, and it takes
+    // exactly X iff every part of X touches the rim and there are at least
+    // two. The sets of |G| free cells whose every part touches the rim are
+    // listed each once (anchored_sets), and the one-part ones dropped.
+    anchored_sets(m, rim & free_cells, free_cells, g.count(), [&](const BB& x) {
+      if (group_of(m, x.lowest(), x) != x) out.push_back({static_cast<int16_t>(c), x});
+    });
   });
 }
 
