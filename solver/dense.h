@@ -51,6 +51,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -101,6 +102,22 @@ concept PlacementGame = RetractableGame<S> &&
   { s.has_placement() } -> std::convertible_to<bool>;
 };
 
+/// Sorts a short range (a position's moves: a handful) by insertion,
+/// longer ones with std::sort.
+template <class It, class Less>
+void small_sort(It first, It last, Less less) {
+  if (last - first > 24) {
+    std::sort(first, last, less);
+    return;
+  }
+  for (It i = first; i != last; ++i) {
+    auto v = *i;
+    It j = i;
+    for (; j != first && less(v, *(j - 1)); --j) *j = *(j - 1);
+    *j = v;
+  }
+}
+
 /// Largest board the dense index takes (2 * 3^19 keys fit 32 bits).
 inline constexpr int kDenseMaxCells = 19;
 
@@ -143,19 +160,18 @@ class Base3Keys {
     for (int i = 1; i <= n_; ++i) p3_[i] = p3_[i - 1] * 3;
     slots_ = g.slots();
     chunks_ = (slots_ + kChunkBits - 1) / kChunkBits;
+    // Rows of syms_ lanes (one weight per symmetry), so that a move's
+    // weights under all 12 symmetries are a few vector adds.
     site_p3_.assign(static_cast<size_t>(syms_) * 64, 0);
     for (int k = 0; k < syms_; ++k)
-      for (int s : g.sites()) site_p3_[k * 64 + s] = p3_[g.compact(g.map_site(k, s))];
+      for (int s : g.sites()) site_p3_[s * syms_ + k] = p3_[g.compact(g.map_site(k, s))];
     enc_.assign(static_cast<size_t>(syms_) * chunks_ << kChunkBits, 0);
-    for (int k = 0; k < syms_; ++k)
-      for (int c = 0; c < chunks_; ++c)
-        for (uint32_t bits = 0; bits < (1u << kChunkBits); ++bits) {
-          K v = 0;
-          for (int b = 0; b < kChunkBits; ++b) {
-            int s = c * kChunkBits + b;
-            if ((bits >> b) & 1 && s < slots_ && g.is_site(s)) v += site_p3_[k * 64 + s];
-          }
-          enc_[((static_cast<size_t>(k) * chunks_ + c) << kChunkBits) + bits] = v;
+    for (int c = 0; c < chunks_; ++c)
+      for (uint32_t bits = 0; bits < (1u << kChunkBits); ++bits)
+        for (int b = 0; b < kChunkBits; ++b) {
+          int s = c * kChunkBits + b;
+          if (!((bits >> b) & 1) || s >= slots_ || !g.is_site(s)) continue;
+          for (int k = 0; k < syms_; ++k) enc_[row(c, bits) + k] += site_p3_[s * syms_ + k];
         }
   }
 
@@ -168,17 +184,34 @@ class Base3Keys {
   /// Sum of 3^compact(image of s under k) over the set bits s of `bits`.
   K weight(int k, uint64_t bits) const {
     K v = 0;
-    const K* t = &enc_[static_cast<size_t>(k) * chunks_ << kChunkBits];
-    for (int c = 0; c < chunks_; ++c, t += 1u << kChunkBits)
-      v += t[(bits >> (c * kChunkBits)) & ((1u << kChunkBits) - 1)];
+    for (int c = 0; c < chunks_; ++c) v += enc_[row(c, chunk_bits(bits, c)) + k];
     return v;
   }
-  K site_weight(int k, int site) const { return site_p3_[k * 64 + site]; }
+  K site_weight(int k, int site) const { return site_p3_[site * syms_ + k]; }
+
+  /// acc[k] += mult * weight(k, bits) for every symmetry k (mult wraps:
+  /// K(-2) subtracts twice the weight).
+  void add_weights(uint64_t bits, K mult, K* acc) const {
+    if (syms_ == 12)
+      add_rows<12>(bits, mult, acc);
+    else
+      add_rows<1>(bits, mult, acc);
+  }
+  /// acc[k] += mult * site_weight(k, site) for every symmetry k.
+  void add_site(int site, K mult, K* acc) const {
+    const K* r = &site_p3_[site * syms_];
+    for (int k = 0; k < syms_; ++k) acc[k] += mult * r[k];
+  }
+  /// The smallest of the first symmetries() keys.
+  K smallest(const K* keys) const { return *std::min_element(keys, keys + syms_); }
 
   /// Keys of the position under every symmetry (out[0]: the position's own).
   void images(uint64_t black, uint64_t white, Color mover, K* out) const {
-    K side = mover == Color::kWhite ? p3_[n_] : 0;
-    for (int k = 0; k < syms_; ++k) out[k] = weight(k, black) + 2 * weight(k, white) + side;
+    const K side = mover == Color::kWhite ? p3_[n_] : 0;
+    if (syms_ == 12)
+      set_rows<12>(black, white, side, out);
+    else
+      set_rows<1>(black, white, side, out);
   }
   K canonical(uint64_t black, uint64_t white, Color mover) const {
     int sym;
@@ -193,8 +226,38 @@ class Base3Keys {
   }
 
  protected:
+  static uint32_t chunk_bits(uint64_t bits, int c) {
+    return (bits >> (c * kChunkBits)) & ((1u << kChunkBits) - 1);
+  }
+  size_t row(int c, uint32_t chunk) const {
+    return ((static_cast<size_t>(c) << kChunkBits) + chunk) * syms_;
+  }
+  template <int L>
+  void add_rows(uint64_t bits, K mult, K* acc) const {
+    K sum[L] = {};
+    for (int c = 0; c < chunks_; ++c) {
+      const K* r = &enc_[row(c, chunk_bits(bits, c))];
+      for (int k = 0; k < L; ++k) sum[k] += r[k];
+    }
+    for (int k = 0; k < L; ++k) acc[k] += mult * sum[k];
+  }
+
+  template <int L>
+  void set_rows(uint64_t black, uint64_t white, K side, K* out) const {
+    K b[L] = {}, w[L] = {};
+    for (int c = 0; c < chunks_; ++c) {
+      const K* rb = &enc_[row(c, chunk_bits(black, c))];
+      const K* rw = &enc_[row(c, chunk_bits(white, c))];
+      for (int k = 0; k < L; ++k) {
+        b[k] += rb[k];
+        w[k] += rw[k];
+      }
+    }
+    for (int k = 0; k < L; ++k) out[k] = side + b[k] + 2 * w[k];
+  }
+
   int n_, syms_, slots_ = 0, chunks_ = 0;
-  std::vector<K> p3_, site_p3_, enc_;
+  std::vector<K> p3_, site_p3_, enc_;  ///< weights in rows of syms_ lanes
 };
 
 /// The dense index's 32-bit keys (boards of at most 19 cells), which it
@@ -505,17 +568,11 @@ class DenseMoves {
         throw std::logic_error(
             "--method dense: a move removed a mover's stone or added one of "
             "the opponent's");
-      uint32_t best = 0xffffffffu;
-      if (removed == 0 && std::has_single_bit(added)) {
-        int site = std::countr_zero(added);
-        for (int k = 0; k < syms; ++k)
-          best = std::min(best, img[k] + dm * codec_.site_weight(k, site));
-      } else {
-        for (int k = 0; k < syms; ++k)
-          best = std::min(best,
-                          img[k] + dm * codec_.weight(k, added) - dt * codec_.weight(k, removed));
-      }
-      sc.kids.push_back({best, kUnknown, 0});
+      uint32_t v[12];
+      std::copy(img, img + syms, v);
+      codec_.add_weights(added, dm, v);
+      if (removed != 0) codec_.add_weights(removed, 0u - dt, v);
+      sc.kids.push_back({codec_.smallest(v), kUnknown, 0});
     }
     dedupe(sc.kids);
   }
@@ -523,7 +580,7 @@ class DenseMoves {
   /// Sorts the children by key and keeps one entry per stored child
   /// (virtual children stay: each is an end).
   static void dedupe(std::vector<Child>& kids) {
-    std::sort(kids.begin(), kids.end(), [](const Child& a, const Child& b) {
+    small_sort(kids.begin(), kids.end(), [](const Child& a, const Child& b) {
       return a.key != b.key ? a.key < b.key : a.code < b.code;
     });
     size_t out = 0;
@@ -559,17 +616,11 @@ class DenseMoves {
           sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
           continue;
         }
-        uint32_t best = 0xffffffffu;
-        const uint64_t cap = p.captured.w[0];
-        if (cap == 0) {
-          for (int k = 0; k < syms; ++k)
-            best = std::min(best, img[k] + dm * codec_.site_weight(k, p.site));
-        } else {
-          for (int k = 0; k < syms; ++k)
-            best = std::min(
-                best, img[k] + dm * codec_.site_weight(k, p.site) - dt * codec_.weight(k, cap));
-        }
-        sc.kids.push_back({best, kUnknown, 0});
+        uint32_t v[12];
+        std::copy(img, img + syms, v);
+        codec_.add_site(p.site, dm, v);
+        if (const uint64_t cap = p.captured.w[0]) codec_.add_weights(cap, 0u - dt, v);
+        sc.kids.push_back({codec_.smallest(v), kUnknown, 0});
       }
       dedupe(sc.kids);
     } else {
@@ -589,17 +640,11 @@ class DenseMoves {
       const int syms = codec_.symmetries();
       const uint32_t dl = last == Color::kBlack ? 1 : 2, dt = 3 - dl;
       for (const Placed& p : sc.rets) {
-        uint32_t best = 0xffffffffu;
-        const uint64_t cap = p.captured.w[0];
-        if (cap == 0) {
-          for (int k = 0; k < syms; ++k)
-            best = std::min(best, img[k] - dl * codec_.site_weight(k, p.site));
-        } else {
-          for (int k = 0; k < syms; ++k)
-            best = std::min(
-                best, img[k] - dl * codec_.site_weight(k, p.site) + dt * codec_.weight(k, cap));
-        }
-        sc.ranks.push_back(best);
+        uint32_t v[12];
+        std::copy(img, img + syms, v);
+        codec_.add_site(p.site, 0u - dl, v);
+        if (const uint64_t cap = p.captured.w[0]) codec_.add_weights(cap, dt, v);
+        sc.ranks.push_back(codec_.smallest(v));
       }
     } else if constexpr (kRetractable) {
       s.predecessors(sc.preds);
@@ -607,7 +652,7 @@ class DenseMoves {
         sc.ranks.push_back(key_of(p));
       }
     }
-    std::sort(sc.ranks.begin(), sc.ranks.end());
+    small_sort(sc.ranks.begin(), sc.ranks.end(), std::less<uint32_t>());
     sc.ranks.erase(std::unique(sc.ranks.begin(), sc.ranks.end()), sc.ranks.end());
   }
 
@@ -820,8 +865,7 @@ class DenseRetrograde : public DenseMoves<S> {
                   ++o.ends;
                   continue;
                 }
-                if (set_.contains(k.key)) continue;
-                set_.prefetch(k.key);
+                set_.prefetch(k.key);  // tested after the chunk's children are known
                 pend.push_back(k.key);
                 if constexpr (!kRetractable) pend.push_back(static_cast<uint32_t>(count));
               }
