@@ -346,9 +346,12 @@ void State<W>::retractions(std::vector<Placed>& out) const {
   const BB free_cells = empty().andnot(m.dilate(theirs));
   Groups<W> their_groups;
   bool have_theirs = false;
-  mine.for_each([&](int c) {
+  BB todo = mine;
+  while (todo.any()) {
+    const int c = todo.lowest();
     const BB& nbc = m.neighbours(c);
     if (!nbc.intersects(mine)) {
+      todo.reset(c);
       // A lone stone (the common case, in closed form): it was a legal
       // placement. Without a capture, unless it would have taken a lone
       // adjacent enemy stone; with one (never under merge-only: |E| = 1),
@@ -364,31 +367,38 @@ void State<W>::retractions(std::vector<Placed>& out) const {
                  m.neighbours(nb.lowest()).intersects(theirs)) {
         out.push_back({static_cast<int16_t>(c), BB{}});
       }
-      return;
+      continue;
     }
-    // A merge: G is c's group now; E the enemy groups next to it (the
-    // side to move's stones, unchanged when nothing was captured).
+    // A merge: G is the group now, whichever of its stones was placed last
+    // (placing any stone of G next to the rest of G makes G again), so
+    // what follows holds for every stone of G alike. E: the enemy groups
+    // next to G (the side to move's stones, unchanged when nothing was
+    // captured).
     if (!have_theirs) {
       their_groups.build(m, theirs);
       have_theirs = true;
     }
     const BB g = group_of(m, c, mine);
+    todo = todo.andnot(g);
     const int gsize = g.count();
     const auto mg = their_groups.merging(g, gsize, ctx_->opt.subset);
-    if (mg.legal && mg.total != gsize) out.push_back({static_cast<int16_t>(c), BB{}});
+    if (mg.legal && mg.total != gsize)
+      g.for_each([&](int s) { out.push_back({static_cast<int16_t>(s), BB{}}); });
     const BB rim = m.rim(g);
-    if (rim.intersects(theirs)) return;
-    // Replaying c before X was taken: no stone of the side to move touches
-    // G (checked above) and no cell of X touches one (X lies in free_cells),
-    // so the enemy groups next to G are the connected parts of X that touch
-    // G's rim; |G| == |X| makes the merge legal and a capture, and it takes
-    // exactly X iff every part of X touches the rim and there are at least
-    // two. The sets of |G| free cells whose every part touches the rim are
-    // listed each once (anchored_sets), and the one-part ones dropped.
-    anchored_sets(m, rim & free_cells, free_cells, g.count(), [&](const BB& x) {
-      if (group_of(m, x.lowest(), x) != x) out.push_back({static_cast<int16_t>(c), x});
+    if (rim.intersects(theirs)) continue;
+    // Replaying a stone of G before X was taken: no stone of the side to
+    // move touches G (checked above) and no cell of X touches one (X lies
+    // in free_cells), so the enemy groups next to G are the connected parts
+    // of X that touch G's rim; |G| == |X| makes the merge legal and a
+    // capture, and it takes exactly X iff every part of X touches the rim
+    // and there are at least two. The sets of |G| free cells whose every
+    // part touches the rim are listed each once (anchored_sets), and the
+    // one-part ones dropped.
+    anchored_sets(m, rim & free_cells, free_cells, gsize, [&](const BB& x) {
+      if (group_of(m, x.lowest(), x) != x)
+        g.for_each([&](int s) { out.push_back({static_cast<int16_t>(s), x}); });
     });
-  });
+  }
 }
 
 template <int W>
