@@ -200,10 +200,18 @@ class Base3Keys {
   /// acc[k] += mult * site_weight(k, site) for every symmetry k.
   void add_site(int site, K mult, K* acc) const {
     const K* r = &site_p3_[site * syms_];
-    for (int k = 0; k < syms_; ++k) acc[k] += mult * r[k];
+    if (syms_ == 12)
+      for (int k = 0; k < 12; ++k) acc[k] += mult * r[k];
+    else
+      acc[0] += mult * r[0];
   }
   /// The smallest of the first symmetries() keys.
-  K smallest(const K* keys) const { return *std::min_element(keys, keys + syms_); }
+  K smallest(const K* keys) const {
+    if (syms_ != 12) return keys[0];
+    K m = keys[0];
+    for (int k = 1; k < 12; ++k) m = std::min(m, keys[k]);  // vectorised
+    return m;
+  }
 
   /// Keys of the position under every symmetry (out[0]: the position's own).
   void images(uint64_t black, uint64_t white, Color mover, K* out) const {
