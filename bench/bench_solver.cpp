@@ -18,6 +18,7 @@
 // measured in the same run.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -49,6 +50,10 @@ auto after(const Ctx& ctx, const std::string& record) {
     if (j == std::string::npos) j = record.size();
     auto m = s.parse_move(record.substr(i, j - i));
     if (!m) throw std::runtime_error("bad token in bench record");
+    std::vector<typename S::Move> legal;
+    s.legal_moves(legal);
+    if (std::find(legal.begin(), legal.end(), *m) == legal.end())
+      throw std::runtime_error("illegal move in bench record: " + record.substr(i, j - i));
     s.apply(*m, u);
     i = j + 1;
   }
@@ -279,16 +284,16 @@ int main(int argc, char** argv) {
   }
   {
     const GadurCtx aw(3, gadur::Options{});
-    double pg = perft_rate("gadur s3", aw, "c3 a1 b2", 6);
-    dense("gadur s3 after 'c3 a1 b2'", aw, "c3 a1 b2", 1, pg);
-    dense("gadur s3 after 'c3 a1 b2'", aw, "c3 a1 b2", 2, pg);
+    double pg = perft_rate("gadur s3", aw, "c3 a1 e5", 6);
+    dense("gadur s3 after 'c3 a1 e5'", aw, "c3 a1 e5", 1, pg);
+    dense("gadur s3 after 'c3 a1 e5'", aw, "c3 a1 e5", 2, pg);
     const EnfargarCtx en(3, enfargar::Options{});
     double pe = perft_rate("enfargar s3", en, "a1 b2 c3 d4", 6);
     dense("enfargar s3 after 'a1 b2 c3 d4'", en, "a1 b2 c3 d4", 2, pe);
   }
   const GadurCtx as_written(3, gadur::Options{}), merge_only(3, gadur::Options{false, true});
-  retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 1);
-  retrograde("gadur s3 after 'c3 a1 b2' retrograde", as_written, "c3 a1 b2", 2);
+  retrograde("gadur s3 after 'c3 a1 e5' retrograde", as_written, "c3 a1 e5", 1);
+  retrograde("gadur s3 after 'c3 a1 e5' retrograde", as_written, "c3 a1 e5", 2);
   retrograde("gadur s3 m-o after 'c3 a1' retrograde", merge_only, "c3 a1", 1);
   dfs("gadur s3 m-o after 'c3 a1' alpha-beta", merge_only, "c3 a1");
   compact_side3();
