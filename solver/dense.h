@@ -435,7 +435,9 @@ class DenseMoves {
     std::vector<Placed> placed = std::vector<Placed>(64), rets;
     std::vector<uint32_t> pend, pend_rank;  // chunked lookups (keys, ranks)
     std::vector<uint8_t> pend_code;
-    bool pass_only = false;  // the only move is a pass to a stored position
+    std::vector<Child> chunk_kids;     // a chunk's children (layered solve)
+    std::vector<uint32_t> chunk_keys;  // the chunk's positions they belong to
+    bool pass_only = false;            // the only move is a pass to a stored position
   };
 
   /// The value for the other side.
@@ -1043,24 +1045,63 @@ class DenseRetrograde : public DenseMoves<S> {
     neutral_ = neutral_seen_.load();
   }
 
-  /// Value and distance of a position from its successors' (all solved).
-  void settle(uint32_t key, const Scratch& sc, uint32_t& maxd) {
-    if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
-    Fold f;
-    for (const Child& k : sc.kids) {
-      if (k.code != kUnknown) {
-        f.add(k.code, k.dist);
-        continue;
+  /// Settles keys[0..n) from their successors' values (all solved), in
+  /// chunks: the chunk's children first, their bitmap words prefetched;
+  /// then their ranks, the value bytes prefetched; then the folds. With
+  /// `deferred`, a position whose only move is a pass goes there instead.
+  void settle_all(const uint32_t* keys, uint64_t n, Scratch& sc, uint32_t& maxd,
+                  std::vector<uint32_t>* deferred) {
+    std::vector<Child>& all = sc.chunk_kids;
+    std::vector<uint32_t>& ends = sc.pend;
+    std::vector<uint32_t>& ranks = sc.pend_rank;
+    std::vector<uint32_t>& who = sc.chunk_keys;
+    for (uint64_t base = 0; base < n; base += kChunk) {
+      const uint64_t top = std::min<uint64_t>(n, base + kChunk);
+      all.clear();
+      ends.clear();
+      who.clear();
+      for (uint64_t i = base; i < top; ++i) {
+        children(decode(keys[i]), sc);
+        if (deferred && sc.pass_only) {
+          deferred->push_back(keys[i]);
+          continue;
+        }
+        if (sc.kids.empty()) throw std::logic_error("a stored position has no move");
+        for (const Child& k : sc.kids) {
+          if (k.code == kUnknown) set_.prefetch(k.key);
+          all.push_back(k);
+        }
+        set_.prefetch(keys[i]);
+        who.push_back(keys[i]);
+        ends.push_back(static_cast<uint32_t>(all.size()));
       }
-      const uint32_t r = set_.rank(k.key);
-      const uint8_t code = (cell_[r] >> kCodeShift) & 3;
-      if (code == kUnknown) throw std::logic_error("--method dense: a successor is not solved yet");
-      f.add(code, dist_[r]);
+      ranks.resize(all.size());
+      for (size_t j = 0; j < all.size(); ++j) {
+        if (all[j].code != kUnknown) continue;
+        ranks[j] = set_.rank(all[j].key);
+        __builtin_prefetch(&cell_[ranks[j]]);
+        __builtin_prefetch(&dist_[ranks[j]]);
+      }
+      size_t j = 0;
+      for (size_t p = 0; p < who.size(); ++p) {
+        Fold f;
+        for (; j < ends[p]; ++j) {
+          const Child& k = all[j];
+          if (k.code != kUnknown) {
+            f.add(k.code, k.dist);
+            continue;
+          }
+          const uint8_t code = (cell_[ranks[j]] >> kCodeShift) & 3;
+          if (code == kUnknown)
+            throw std::logic_error("--method dense: a successor is not solved yet");
+          f.add(code, dist_[ranks[j]]);
+        }
+        const uint32_t r = set_.rank(who[p]);
+        cell_[r] = static_cast<uint8_t>(f.code() << kCodeShift);
+        dist_[r] = f.dist();
+        maxd = std::max<uint32_t>(maxd, dist_[r]);
+      }
     }
-    const uint32_t r = set_.rank(key);
-    cell_[r] = static_cast<uint8_t>(f.code() << kCodeShift);
-    dist_[r] = f.dist();
-    maxd = std::max<uint32_t>(maxd, dist_[r]);
   }
 
   void solve_layers(RunControl& ctl) {
@@ -1074,23 +1115,12 @@ class DenseRetrograde : public DenseMoves<S> {
       // stones and a placement, or is an end).
       for (auto& v : deferred) v.clear();
       parallel(list.size(), [&](int t, uint64_t lo, uint64_t hi) {
-        Scratch& sc = scratch[t];
-        for (uint64_t i = lo; i < hi; ++i) {
-          children(decode(list[i]), sc);
-          if (sc.pass_only)
-            deferred[t].push_back(list[i]);
-          else
-            settle(list[i], sc, maxd[t]);
-        }
+        settle_all(list.data() + lo, hi - lo, scratch[t], maxd[t], &deferred[t]);
       });
       std::vector<uint32_t> later;
       for (const auto& v : deferred) later.insert(later.end(), v.begin(), v.end());
       parallel(later.size(), [&](int t, uint64_t lo, uint64_t hi) {
-        Scratch& sc = scratch[t];
-        for (uint64_t i = lo; i < hi; ++i) {
-          children(decode(later[i]), sc);
-          settle(later[i], sc, maxd[t]);
-        }
+        settle_all(later.data() + lo, hi - lo, scratch[t], maxd[t], nullptr);
       });
       std::vector<uint32_t>().swap(list);
       ctl.work(1);
