@@ -817,7 +817,9 @@ class DenseRetrograde : public DenseMoves<S> {
   using Base::root_;
   using Base::stones_of;
 
-  /// Runs f(thread, begin, end) over [0, n) in slices, one per thread.
+  /// Runs f(thread, begin, end) over [0, n): each thread takes the next
+  /// slice (about 32 a thread) until none is left, so that a thread with
+  /// cheap positions does not wait for one with costly ones.
   template <class F>
   void parallel(uint64_t n, F&& f) {
     int t = cfg_.threads;
@@ -825,14 +827,21 @@ class DenseRetrograde : public DenseMoves<S> {
       f(0, 0, n);
       return;
     }
+    const uint64_t grain = std::max<uint64_t>(1024, n / (uint64_t{32} * t));
+    std::atomic<uint64_t> next{0};
     std::vector<std::thread> ws;
     std::vector<std::string> errors(t);
     for (int i = 0; i < t; ++i)
       ws.emplace_back([&, i] {
         try {
-          f(i, n * i / t, n * (i + 1) / t);
+          for (;;) {
+            const uint64_t lo = next.fetch_add(grain);
+            if (lo >= n) break;
+            f(i, lo, std::min(n, lo + grain));
+          }
         } catch (const std::exception& e) {
           errors[i] = e.what();
+          next.store(n);  // the others stop at their next slice
         }
       });
     for (auto& w : ws) w.join();
