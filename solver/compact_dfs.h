@@ -89,11 +89,8 @@ class CompactDfs {
 
  private:
   Key key_of(const S& s) const {
-    const uint64_t b = s.stones(Color::kBlack).w[0], w = s.stones(Color::kWhite).w[0];
-    if (codec_.symmetries() == 1)
-      return codec_.weight(0, b) + 2 * codec_.weight(0, w) +
-             (s.to_move() == Color::kWhite ? codec_.white_offset() : 0);
-    return codec_.canonical(b, w, s.to_move());
+    return codec_.canonical(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0],
+                            s.to_move());
   }
   Entry* bucket(Key key) {
     uint64_t h = (uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
@@ -147,7 +144,7 @@ class CompactDfs {
       const Key base = side_flipped(key, white);
       const Key digit = white ? 2 : 1;
       for (const Move& m : ms)
-        __builtin_prefetch(bucket(base + digit * codec_.site_weight(0, m.site)));
+        __builtin_prefetch(bucket(codec_.moved_key(&base, m.site, digit, 0, 0)));
     }
     // The stored best move first, then by history score.
     if (best_site >= 0)
@@ -207,8 +204,7 @@ class CompactDfs {
     const Key mine = white ? 2 : 1, theirs = 3 - mine;
     Key* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
     for (int i = 0; i < n; ++i) {
-      keys[i] = base + mine * codec_.site_weight(0, ps[i].site) -
-                theirs * codec_.weight(0, ps[i].captured.w[0]);
+      keys[i] = codec_.moved_key(&base, ps[i].site, mine, ps[i].captured.w[0], Key{0} - theirs);
       __builtin_prefetch(bucket(keys[i]));
     }
     // The order of search(): the stored best move first, then by history

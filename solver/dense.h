@@ -197,7 +197,6 @@ class Base3Keys {
     for (int c = 0; c < chunks_; ++c) v += enc_[row(c, chunk_bits(bits, c)) + k];
     return v;
   }
-  K site_weight(int k, int site) const { return site_p3_[site * syms_ + k]; }
 
   /// acc[k] += mult * weight(k, bits) for every symmetry k (mult wraps:
   /// K(-2) subtracts twice the weight).
@@ -207,13 +206,24 @@ class Base3Keys {
     else
       add_rows<1>(bits, mult, acc);
   }
-  /// acc[k] += mult * site_weight(k, site) for every symmetry k.
+  /// acc[k] += mult * weight(k, {site}) for every symmetry k (one row).
   void add_site(int site, K mult, K* acc) const {
     const K* r = &site_p3_[site * syms_];
     if (syms_ == 12)
       for (int k = 0; k < 12; ++k) acc[k] += mult * r[k];
     else
       acc[0] += mult * r[0];
+  }
+  /// The key of a move's child (or of a retraction's parent) from the
+  /// position's images `base` (with the child's side to move): the
+  /// smallest over the symmetries k of base[k] + site_mult *
+  /// weight(k, {site}) + bits_mult * weight(k, bits).
+  K moved_key(const K* base, int site, K site_mult, uint64_t bits, K bits_mult) const {
+    K v[12];
+    std::copy(base, base + syms_, v);
+    add_site(site, site_mult, v);
+    if (bits) add_weights(bits, bits_mult, v);
+    return smallest(v);
   }
   /// The smallest of the first symmetries() keys.
   K smallest(const K* keys) const {
@@ -232,8 +242,9 @@ class Base3Keys {
       set_rows<1>(black, white, side, out);
   }
   K canonical(uint64_t black, uint64_t white, Color mover) const {
-    int sym;
-    return canonical(black, white, mover, sym);
+    K img[12];
+    images(black, white, mover, img);
+    return smallest(img);
   }
   /// The canonical key, and in `sym` the (first) symmetry whose image it is.
   K canonical(uint64_t black, uint64_t white, Color mover, int& sym) const {
@@ -554,15 +565,6 @@ class DenseMoves {
       return;
     }
     s.legal_moves(sc.ms);
-    const Color me = s.to_move(), them = other(me);
-    const uint64_t own = s.stones(me).w[0], opp = s.stones(them).w[0];
-    uint32_t img[12];
-    codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], me, img);
-    const int syms = codec_.symmetries();
-    const uint32_t dm = me == Color::kBlack ? 1 : 2, dt = 3 - dm;
-    // The child has the other side to move.
-    const uint32_t side = codec_.white_offset();
-    for (int k = 0; k < syms; ++k) img[k] = me == Color::kBlack ? img[k] + side : img[k] - side;
     typename S::Undo u;
     for (const Move& m : sc.ms) {
       S c = s;
@@ -584,20 +586,11 @@ class DenseMoves {
             continue;
           }
         }
-        sc.kids.push_back({*std::min_element(img, img + syms), kUnknown, 0});
+        sc.kids.push_back({key_of(c), kUnknown, 0});
         sc.pass_only = sc.ms.size() == 1;
         continue;
       }
-      const uint64_t added = c.stones(me).w[0] & ~own, removed = opp & ~c.stones(them).w[0];
-      if ((own & ~c.stones(me).w[0]) || (c.stones(them).w[0] & ~opp))
-        throw std::logic_error(
-            "--method dense: a move removed a mover's stone or added one of "
-            "the opponent's");
-      uint32_t v[12];
-      std::copy(img, img + syms, v);
-      codec_.add_weights(added, dm, v);
-      if (removed != 0) codec_.add_weights(removed, 0u - dt, v);
-      sc.kids.push_back({codec_.smallest(v), kUnknown, 0});
+      sc.kids.push_back({key_of(c), kUnknown, 0});
     }
     dedupe(sc.kids);
   }
@@ -627,7 +620,6 @@ class DenseMoves {
       const BB own = s.stones(me), opp = s.stones(them);
       uint32_t img[12];
       codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], them, img);
-      const int syms = codec_.symmetries();
       const uint32_t dm = me == Color::kBlack ? 1 : 2, dt = 3 - dm;
       const int n = s.placements(sc.placed.data());
       for (int i = 0; i < n; ++i) {
@@ -641,11 +633,8 @@ class DenseMoves {
           sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
           continue;
         }
-        uint32_t v[12];
-        std::copy(img, img + syms, v);
-        codec_.add_site(p.site, dm, v);
-        if (const uint64_t cap = p.captured.w[0]) codec_.add_weights(cap, 0u - dt, v);
-        sc.kids.push_back({codec_.smallest(v), kUnknown, 0});
+        sc.kids.push_back(
+            {codec_.moved_key(img, p.site, dm, p.captured.w[0], 0u - dt), kUnknown, 0});
       }
       dedupe(sc.kids);
     } else {
@@ -662,14 +651,9 @@ class DenseMoves {
       const Color me = s.to_move(), last = other(me);
       uint32_t img[12];
       codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], last, img);
-      const int syms = codec_.symmetries();
       const uint32_t dl = last == Color::kBlack ? 1 : 2, dt = 3 - dl;
       for (const Placed& p : sc.rets) {
-        uint32_t v[12];
-        std::copy(img, img + syms, v);
-        codec_.add_site(p.site, 0u - dl, v);
-        if (const uint64_t cap = p.captured.w[0]) codec_.add_weights(cap, dt, v);
-        sc.ranks.push_back(codec_.smallest(v));
+        sc.ranks.push_back(codec_.moved_key(img, p.site, 0u - dl, p.captured.w[0], dt));
       }
     } else if constexpr (kRetractable) {
       s.predecessors(sc.preds);
