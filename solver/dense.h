@@ -118,16 +118,6 @@ void small_sort(It first, It last, Less less) {
   }
 }
 
-/// A dense game whose boards carry an invariant that legal play keeps and
-/// that is costly to recompute (Enfargar: every stone has a lifeline): the
-/// dense solver decodes with with_alive_board_unhashed when the root holds
-/// it.
-template <class S>
-concept AliveBoardGame = DenseGame<S> && requires(const S& s, const Bitboard<1>& b) {
-  { s.all_alive() } -> std::convertible_to<bool>;
-  { s.with_alive_board_unhashed(b, b, Color::kBlack) } -> std::same_as<S>;
-};
-
 /// Largest board the dense index takes (2 * 3^19 keys fit 32 bits).
 inline constexpr int kDenseMaxCells = 19;
 
@@ -427,9 +417,7 @@ class DenseMoves {
     return "";
   }
 
-  DenseMoves(const S& root, bool symmetry) : root_(root), codec_(root.geo(), symmetry) {
-    if constexpr (AliveBoardGame<S>) root_alive_ = root.all_alive();
-  }
+  DenseMoves(const S& root, bool symmetry) : root_(root), codec_(root.geo(), symmetry) {}
 
   const DenseCodec& codec() const { return codec_; }
 
@@ -522,13 +510,11 @@ class DenseMoves {
     BB bb, wb;
     bb.w[0] = b;
     wb.w[0] = w;
-    if constexpr (kFast) {
+    // Every stored position was reached by legal play from the root.
+    if constexpr (requires { root_.with_board_unhashed(bb, wb, mover); })
       return root_.with_board_unhashed(bb, wb, mover);
-    } else if constexpr (AliveBoardGame<S>) {
-      // Every stored position was reached by legal play from the root.
-      if (root_alive_) return root_.with_alive_board_unhashed(bb, wb, mover);
-    }
-    return root_.with_board(bb, wb, mover);
+    else
+      return root_.with_board(bb, wb, mover);
   }
 
   uint8_t outcome_code(const Outcome& o, Color mover) {
@@ -699,7 +685,6 @@ class DenseMoves {
 
  protected:
   S root_;
-  bool root_alive_ = false;  // AliveBoardGame: the root's stones all have a lifeline
   DenseCodec codec_;
   std::atomic<Value::Kind> neutral_seen_{Value::Kind::kUnknown};
 };

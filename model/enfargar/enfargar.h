@@ -183,17 +183,17 @@ class State {
     s.set_stones(black, white);
     return s;
   }
-  /// with_board for boards known to have a lifeline for every stone (any
-  /// board reached by legal play from one that has: a legal placement
-  /// keeps it so, and a pass keeps the board): all_alive() is set, not
-  /// recomputed, and the hash is left 0. The dense solver decodes the
-  /// positions it reached from such a root with it.
-  State with_alive_board_unhashed(const BB& black, const BB& white, Color mover) const {
+  /// with_board for a board reached by legal play from this position,
+  /// without the hash (left 0): for dense solvers that only generate moves
+  /// from the state. If every stone here has a lifeline, so has every
+  /// stone there (a legal placement keeps it so; a pass keeps the board),
+  /// and all_alive() is set without recomputing it.
+  State with_board_unhashed(const BB& black, const BB& white, Color mover) const {
     State s(ctx_);
     s.to_move_ = mover;
     s.stones_[idx(Color::kBlack)] = black;
     s.stones_[idx(Color::kWhite)] = white;
-    s.alive_ = true;
+    s.alive_ = alive_ || s.compute_alive();
     s.hash_ = 0;
     return s;
   }
