@@ -4,7 +4,7 @@
 // table (Gadur capture=merge-only; Fiodar, whose table keys carry the superko
 // histories on the heap), the compact alpha-beta (Gadur capture=merge-only,
 // 8-byte entries) and the superko alpha-beta (Fiodar, 16-byte entries).
-//   bench_solver [full|dense|compact]
+//   bench_solver [full|dense|compact|superko]
 //     full:  also the hash retrograde on Gadur side 3 from the empty board
 //            (about 3 CPU-minutes and 2 GB)
 //     dense: only the dense-index retrograde, Gadur side 3 (as written and
@@ -14,6 +14,8 @@
 //     compact: only the compact alpha-beta on Gadur merge-only, side 3
 //            (after 'c3 a1' and from the start) and side 4 (50 M nodes from
 //            the start, 64-bit keys), each beside its perft rate
+//     superko: only the superko alpha-beta on Fiodar (side 2, side 3 after
+//            six stones, 20 M nodes from the side-3 start)
 // Every solver figure is printed beside the same game's perft leaf rate
 // measured in the same run.
 #include <sys/resource.h>
@@ -149,11 +151,10 @@ void superko(const char* what, const C& ctx, const std::string& record, uint64_t
   bench::report(std::string(what) + ": nodes", st.nodes, s, "nodes");
   std::printf("%-44s %14.3f of the perft leaf rate\n", (std::string(what) + ": ratio").c_str(),
               double(st.nodes) / s / perft);
-  std::printf("%-44s %14d bytes per entry (%llu stored, %llu hits, %llu unclean, %llu lossy; %s)\n",
+  std::printf("%-44s %14d bytes per entry (%llu stored, %llu hits, %llu with a partial keep; %s)\n",
               (std::string(what) + ": memory").c_str(), 16,
               static_cast<unsigned long long>(st.stored), static_cast<unsigned long long>(st.hits),
-              static_cast<unsigned long long>(st.unclean),
-              static_cast<unsigned long long>(st.lossy), value.c_str());
+              static_cast<unsigned long long>(st.partial), value.c_str());
   std::fflush(stdout);
 }
 
@@ -257,6 +258,14 @@ int main(int argc, char** argv) {
     const double p4 = perft_rate("gadur s4 m-o", mo4, "", 5);
     compact<solver::WideCodec>("gadur s4 m-o from the start, compact 50M", mo4, "", 1024, p4,
                                50'000'000);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "superko") == 0) {
+    const FiodarCtx fio2(2, fiodar::Options{}), fio3(3, fiodar::Options{});
+    const double pf = perft_rate("fiodar s3", fio3, "", 5);
+    superko("fiodar s2 from the start, superko", fio2, "", 0, pf);
+    superko("fiodar s3 after 'c3 b2 b3 c2 d3 d2', superko", fio3, "c3 b2 b3 c2 d3 d2", 0, pf);
+    superko("fiodar s3 from the start, superko 20M", fio3, "", 20'000'000, pf);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "dense") == 0) {

@@ -7,56 +7,61 @@
 // valid under another (Kishimoto and Mueller, "A solution to the GHI problem
 // for depth-first proof-number search", 2004). DfsSolver keys its table
 // with the whole history (few transpositions, 1,250 bytes a Fiodar side-3
-// position). This search keys it by what can still matter:
+// position). This search keys it by what can still matter.
 //
-//   key = board, side to move, play state (passes; the first passer under
-//         half=first-pass-of-game), and the set A of *boards above*: the
-//         history boards X of each colour c with X[c] a strict superset of
-//         c's stones now (S::for_each_above), as a 64-bit digest.
-//
-// and stores a result only if it is *clean*: at every explored node
-// superko refused no move (S::superko_refuses, exact), and no explored line
-// removed a stone that is on the board now (the intersection of each
-// colour's stones over the explored nodes is the board's own). Why a clean
-// result found at N (board B) under history H holds under every history H'
-// with the same A:
+// A search from N (board B) under history H explores nodes D; let K be the
+// stones of each colour present at every explored node (the *keep*, K <= B;
+// K = B unless a line removed stones now on the board), and S_K(H) the
+// history boards X of each colour c with X[c] a strict superset of K[c]
+// (S::for_each_above(keep)). Claim: the result holds at every position with
+// N's board, side to move and play state under every history H' with
+// S_K(H') = S_K(H).
 //
 // - A placement s of colour c at an explored node D results in R with
-//   R[c] = D[c] + s, a strict superset of D[c], which holds B[c] (clean).
-//   It is refused iff R is in c's history: the boards played from N to D
-//   (the same under H and H') or a board of H_c with R[c] a strict
-//   superset of B[c], that is a board of A, also the same. So D refuses
-//   under H' exactly what it refuses under H: nothing.
-// - So every explored node has the same moves, every leaf the same score
-//   (scores count only what is still to come, below), and a table hit at D
-//   finds the same entry: D's own A under H' equals that under H (a board
-//   above D is above B, and those are A's), so the key is the same.
-// - By induction over the order in which entries are written, every entry
-//   holds for every position with its key. A result that is not clean is
-//   returned but not stored (Stats::unclean, Stats::lossy).
+//   R[c] = D[c] + s, a strict superset of D[c], which holds K[c]. It is
+//   refused iff R is in c's history: the boards played from N to D (the
+//   same under H and H') or a board of H_c, which then is one of S_K(H),
+//   the same as S_K(H'). So every explored node has the same moves under
+//   H', every leaf the same score (scores count only what is still to
+//   come, below), and the result's proof is the same.
+// - A table hit at D uses an entry with its own keep K_D, which is folded
+//   into K (K <= K_D); S_K_D at D under H' is the path's boards plus the
+//   boards of S_K(H') above K_D, so the same as under H: the entry applies
+//   under H' too. By induction over the order in which entries are
+//   written, every entry holds for every position its key matches.
 //
-// The digest of A is the one hash the key relies on: two different sets of
-// boards above with the same 64-bit digest (a sum of mixed exact base-3
+// The key of an entry: board, side to move, play state (passes; the first
+// passer under half=first-pass-of-game), the cells of B missing from K (a
+// 19-bit mask in the canonical frame; 0 in most entries) and a digest of
+// S_K. The bucket is chosen by the board and the digest of S_B (the boards
+// above the board itself, A), which every lookup knows: S_B is S_K's
+// boards above B, so the entries a position can use all lie in its bucket.
+// A lookup compares an entry's digest with S_K computed for the entry's K
+// (A itself when the mask is 0).
+//
+// The digests are the one hash the key relies on: two different sets of
+// boards with the same digest (45 bits of a sum of mixed exact base-3
 // indices in the canonical frame) would share an entry. The board part of
-// the key is exact; A is empty (digest 0) until a capture.
+// the key is exact; S_B is empty (digest 0) until a capture.
 //
 // Scores are in half points, from the mover's side, and count only what is
 // still to come: the final margin less the prisoners taken so far (a
 // capture shifts a child's value by twice the stones taken), so positions
 // with the same board but other prisoner counts share their entry.
 //
-// Entries are 16 bytes, buckets of 4 (64 bytes): the digest of A, and a
-// word
+// Entries are 16 bytes, buckets of 4 (64 bytes): a word
 //   bits  0-35  key + 1 (0: empty slot): (base-3 board and side) * 8 + the
 //               play state;
 //   bits 36-43  lower bound + 128 (0: none); bits 44-51 upper bound + 128
 //               (255: none);
 //   bits 52-56  the best move in the canonical frame (0 none, 1-19 the
 //               compact site + 1, 31 pass), tried first;
-//   bits 57-62  log2 of the nodes below (replacement: least work).
-// Symmetry (on by default): the key is the least of the 12 images; A's
-// digest is taken in that image's frame. The root value comes from MTD(f)
-// (null-window searches).
+//   bits 57-62  log2 of the nodes below (replacement: least work);
+// and a word: bits 0-18 the cells of B not in K (canonical compact
+// indices), bits 19-63 the digest of S_K.
+// Symmetry (on by default): the key is the least of the 12 images; the
+// digests and the mask are taken in that image's frame. The root value
+// comes from MTD(f) (null-window searches).
 #pragma once
 
 #include <algorithm>
@@ -82,6 +87,7 @@ template <class S>
 concept SuperkoGame = Game<S> && requires(const S& s, Color c, const typename S::Undo& u) {
   { s.superko_refuses() } -> std::convertible_to<bool>;
   {s.for_each_above([](Color, const std::array<Bitboard<1>, 2>&) {})};
+  {s.for_each_above(std::array<Bitboard<1>, 2>{}, [](Color, const std::array<Bitboard<1>, 2>&) {})};
   { s.play_state() } -> std::convertible_to<uint32_t>;
   { s.consecutive_passes() } -> std::convertible_to<int>;
   { s.stones(c) } -> std::convertible_to<Bitboard<1>>;
@@ -114,8 +120,7 @@ class SuperkoDfs {
     uint64_t nodes = 0;    ///< positions searched (table hits and leaves included)
     uint64_t hits = 0;     ///< table answers used
     uint64_t stored = 0;   ///< entries written into empty slots
-    uint64_t unclean = 0;  ///< results not stored: they may depend on the history
-    uint64_t lossy = 0;    ///< results not stored: a line removed a stone of the board
+    uint64_t partial = 0;  ///< results stored with a keep smaller than the board
   };
 
   SuperkoDfs(const S& proto, Config cfg)
@@ -135,8 +140,8 @@ class SuperkoDfs {
     S s = root;
     while (lo < hi) {
       const int beta = g == lo ? g + 1 : g;
-      Dep dep;
-      g = search(s, beta - 1, beta, 0, dep);
+      Board keep;
+      g = search(s, beta - 1, beta, 0, keep);
       if (g < beta)
         hi = g;
       else
@@ -171,8 +176,7 @@ class SuperkoDfs {
     k.key = uint64_t{board} * 8 + (s.play_state() & 7);
     return k;
   }
-  /// A table entry (16 bytes): the word described above and the digest of
-  /// the boards above (above_digest).
+  /// A table entry (16 bytes): the two words described above.
   struct Entry {
     uint64_t w = 0;
     uint64_t above = 0;
@@ -192,64 +196,82 @@ class SuperkoDfs {
   }
   size_t slot(const Move& m) const { return m.is_pass() ? 63 : static_cast<size_t>(m.site) & 63; }
 
-  /// What a result depends on: clean (no explored node had a move refused
-  /// by superko) and, per colour, the stones of that colour on the board at
-  /// every explored node (the intersection). A clean result whose keep is
-  /// the board's own stones holds under every history with the same boards
-  /// above the board (see the file comment).
-  struct Dep {
-    bool clean = true;
-    std::array<Bitboard<1>, 2> keep{};
-  };
+  using Board = std::array<Bitboard<1>, 2>;
+  static constexpr uint64_t kMaskBits = (uint64_t{1} << 19) - 1;
 
-  /// The boards above the position (S::for_each_above) as one 64-bit
-  /// digest, in the canonical frame: a sum of mixed exact base-3 indices,
-  /// so it does not depend on their order or on the symmetry. 0: none.
-  uint64_t above_digest(const S& s, int sym) const {
+  /// The boards above `keep` (S::for_each_above) as one digest in the
+  /// canonical frame (bits 19-63; the low bits hold an entry's mask): a sum
+  /// of mixed exact base-3 indices, so it does not depend on their order or
+  /// on the symmetry. 0: none.
+  uint64_t above_digest(const S& s, const Board& keep, int sym) const {
     uint64_t d = 0;
-    s.for_each_above([&](Color c, const std::array<Bitboard<1>, 2>& x) {
+    s.for_each_above(keep, [&](Color c, const Board& x) {
       uint64_t idx = uint64_t{codec_.weight(sym, x[0].w[0])} + 2 * codec_.weight(sym, x[1].w[0]);
       uint64_t z = idx * 2 + (c == Color::kWhite ? 1 : 0) + 0x9e3779b97f4a7c15ull;
       z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
       z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      d += (z ^ (z >> 31)) | 1;
+      d += z ^ (z >> 31);
     });
-    return d;
+    return d & ~kMaskBits;
+  }
+  /// The cells of `board` missing from `keep`, as canonical compact indices.
+  uint64_t mask_of(const Board& board, const Board& keep, int sym) const {
+    uint64_t m = 0;
+    ((board[0] | board[1]).andnot(keep[0] | keep[1])).for_each([&](int site) {
+      m |= uint64_t{1} << geo_->compact(geo_->map_site(sym, site));
+    });
+    return m;
+  }
+  /// The keep an entry's mask stands for at a position with `board`.
+  Board keep_of(const Board& board, uint64_t mask, int sym) const {
+    Board k = board;
+    for (; mask; mask &= mask - 1) {
+      const int site = geo_->map_site(inverse_[sym], geo_->site_of_compact(std::countr_zero(mask)));
+      k[0].reset(site);
+      k[1].reset(site);
+    }
+    return k;
   }
 
-  int search(S& s, int alpha, int beta, int ply, Dep& dep) {
+  /// Searches s with window (alpha, beta); `keep` receives the stones the
+  /// result relies on staying on the board (the K of the file comment).
+  int search(S& s, int alpha, int beta, int ply, Board& keep) {
     if (cfg_.max_nodes && st_.nodes >= cfg_.max_nodes) throw SuperkoNodeLimit{};
     if ((++st_.nodes & ((1u << 20) - 1)) == 0 && cfg_.tick) cfg_.tick();
-    const std::array<Bitboard<1>, 2> stones{s.stones(Color::kBlack), s.stones(Color::kWhite)};
-    dep.keep = stones;
-    if (s.is_terminal()) {
-      dep.clean = true;
-      return leaf_value(s);
-    }
+    const Board stones{s.stones(Color::kBlack), s.stones(Color::kWhite)};
+    keep = stones;
+    if (s.is_terminal()) return leaf_value(s);
     if (ply >= kMaxPly)
       throw InputError("--method superko: a line of play longer than " + std::to_string(kMaxPly) +
                        " plies");
     const Key k = key_of(s);
-    const uint64_t above = above_digest(s, k.sym);
+    const uint64_t above = above_digest(s, stones, k.sym);
     Entry* b = bucket(k.key, above);
     int best_code = 0;
     int lo = -kInf, hi = kInf;
-    for (int i = 0; i < kWays; ++i)
-      if ((b[i].w & kKeyMask) == k.key + 1 && b[i].above == above) {
-        const Entry& e = b[i];
-        best_code = static_cast<int>((e.w >> 52) & 31);
-        lo = decode_lo(e.w);
-        hi = decode_hi(e.w);
-        if (lo >= beta || hi <= alpha || lo == hi) {
-          ++st_.hits;
-          dep.clean = true;
-          return lo >= beta ? lo : hi;
-        }
-        alpha = std::max(alpha, lo);
-        beta = std::min(beta, hi);
-        break;
+    for (int i = 0; i < kWays; ++i) {
+      const Entry& e = b[i];
+      if ((e.w & kKeyMask) != k.key + 1) continue;
+      const uint64_t mask = e.above & kMaskBits;
+      Board ek = stones;
+      if (mask == 0) {
+        if (e.above != above) continue;
+      } else {
+        ek = keep_of(stones, mask, k.sym);
+        if ((e.above & ~kMaskBits) != above_digest(s, ek, k.sym)) continue;
       }
-    dep.clean = !s.superko_refuses();
+      best_code = static_cast<int>((e.w >> 52) & 31);
+      lo = decode_lo(e.w);
+      hi = decode_hi(e.w);
+      keep = ek;  // the bounds used below rely on the entry's keep
+      if (lo >= beta || hi <= alpha || lo == hi) {
+        ++st_.hits;
+        return lo >= beta ? lo : hi;
+      }
+      alpha = std::max(alpha, lo);
+      beta = std::min(beta, hi);
+      break;
+    }
     auto& ms = stack_[static_cast<size_t>(ply)];
     s.legal_moves(ms);
     // After a pass, passing ends the game (an exact leaf, no search): first
@@ -270,15 +292,14 @@ class SuperkoDfs {
     int best = -kInf;
     const Move* best_move = nullptr;
     typename S::Undo u;
-    Dep cd;
+    Board ck;
     for (const Move& m : ms) {
       s.apply(m, u);
       const int taken = 2 * u.removed.count();
-      const int v = taken - search(s, taken - beta, taken - std::max(alpha, best), ply + 1, cd);
+      const int v = taken - search(s, taken - beta, taken - std::max(alpha, best), ply + 1, ck);
       s.undo(m, u);
-      dep.clean = dep.clean && cd.clean;
-      dep.keep[0] &= cd.keep[0];
-      dep.keep[1] &= cd.keep[1];
+      keep[0] &= ck[0];
+      keep[1] &= ck[1];
       if (v > best) {
         best = v;
         best_move = &m;
@@ -288,14 +309,6 @@ class SuperkoDfs {
         }
       }
     }
-    if (!dep.clean) {
-      ++st_.unclean;
-      return best;
-    }
-    if (dep.keep != stones) {
-      ++st_.lossy;
-      return best;
-    }
     // Bounds: fail high gives a lower bound, fail low an upper bound.
     int nlo = -kInf, nhi = kInf;
     if (best >= beta)
@@ -304,10 +317,15 @@ class SuperkoDfs {
       nhi = best;
     else
       nlo = nhi = best;
-    // Combine with what the entry knew (it was clean too).
+    // Combine with what the entry knew (its keep is folded into keep).
     nlo = std::max(nlo, lo);
     nhi = std::min(nhi, hi);
-    store(b, k.key, above, nlo, nhi, best_move ? code_of(*best_move, k.sym) : 0,
+    uint64_t word2 = above;
+    if (keep != stones) {
+      ++st_.partial;
+      word2 = above_digest(s, keep, k.sym) | mask_of(stones, keep, k.sym);
+    }
+    store(b, k.key, word2, nlo, nhi, best_move ? code_of(*best_move, k.sym) : 0,
           st_.nodes - before);
     return best;
   }
@@ -324,7 +342,7 @@ class SuperkoDfs {
     return x == 255 ? kInf : x - 128;
   }
 
-  void store(Entry* b, uint64_t key, uint64_t above, int lo, int hi, int code, uint64_t work) {
+  void store(Entry* b, uint64_t key, uint64_t word2, int lo, int hi, int code, uint64_t work) {
     auto byte = [](int v, int none) -> int {
       if (v <= -kInf || v >= kInf) return none;
       return v < -127 || v > 126 ? -1 : v + 128;
@@ -335,11 +353,11 @@ class SuperkoDfs {
     Entry e;
     e.w = (key + 1) | (uint64_t(lb) << 36) | (uint64_t(hb) << 44) | (uint64_t(code) << 52) |
           (lg << 57);
-    e.above = above;
+    e.above = word2;
     int victim = 0;
     uint64_t least = ~uint64_t{0};
     for (int i = 0; i < kWays; ++i) {
-      if (b[i].w == 0 || ((b[i].w & kKeyMask) == key + 1 && b[i].above == above)) {
+      if (b[i].w == 0 || ((b[i].w & kKeyMask) == key + 1 && b[i].above == word2)) {
         if (b[i].w == 0) ++st_.stored;
         b[i] = e;
         return;

@@ -173,12 +173,20 @@ class State {
   /// that removes none of the stones now on the board can still meet).
   template <class F>
   void for_each_above(F&& f) const {
+    for_each_above(stones_, f);
+  }
+  /// The same above `keep` (stones of each colour now on the board that a
+  /// set of continuations never removed): every history board X of colour c
+  /// with X[c] a strict superset of keep[c]. A placement of c after such a
+  /// continuation can only recreate one of these.
+  template <class F>
+  void for_each_above(const Board<W>& keep, F&& f) const {
     for (Color c : {Color::kBlack, Color::kWhite}) {
-      if (prisoners_[idx(other(c))] == 0) continue;
-      const BB& mine = stones_[idx(c)];
+      const BB& k = keep[idx(c)];
+      if (prisoners_[idx(other(c))] == 0 && k == stones_[idx(c)]) continue;  // see above
       for (const auto& e : history_[idx(c)]) {
         const BB& x = e.board[idx(c)];
-        if (x != mine && mine.andnot(x).none()) f(c, e.board);
+        if (x != k && k.andnot(x).none()) f(c, e.board);
       }
     }
   }
