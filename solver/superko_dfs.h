@@ -233,6 +233,36 @@ class SuperkoDfs {
     return k;
   }
 
+  /// What the table knows about a position: bounds (from the mover's
+  /// side), the best move's code and the keep they rely on.
+  struct Found {
+    bool entry = false;
+    int lo = -kInf, hi = kInf, code = 0;
+    Board keep{};
+  };
+  /// The entry of bucket b for s (key k, boards above its board `above`).
+  Found probe(const S& s, const Board& stones, const Key& k, uint64_t above, const Entry* b) const {
+    Found f;
+    for (int i = 0; i < kWays; ++i) {
+      const Entry& e = b[i];
+      if ((e.w & kKeyMask) != k.key + 1) continue;
+      const uint64_t mask = e.above & kMaskBits;
+      f.keep = stones;
+      if (mask == 0) {
+        if (e.above != above) continue;
+      } else {
+        f.keep = keep_of(stones, mask, k.sym);
+        if ((e.above & ~kMaskBits) != above_digest(s, f.keep, k.sym)) continue;
+      }
+      f.entry = true;
+      f.code = static_cast<int>((e.w >> 52) & 31);
+      f.lo = decode_lo(e.w);
+      f.hi = decode_hi(e.w);
+      return f;
+    }
+    return f;
+  }
+
   /// Searches s with window (alpha, beta); `keep` receives the stones the
   /// result relies on staying on the board (the K of the file comment).
   int search(S& s, int alpha, int beta, int ply, Board& keep) {
@@ -247,30 +277,17 @@ class SuperkoDfs {
     const Key k = key_of(s);
     const uint64_t above = above_digest(s, stones, k.sym);
     Entry* b = bucket(k.key, above);
-    int best_code = 0;
-    int lo = -kInf, hi = kInf;
-    for (int i = 0; i < kWays; ++i) {
-      const Entry& e = b[i];
-      if ((e.w & kKeyMask) != k.key + 1) continue;
-      const uint64_t mask = e.above & kMaskBits;
-      Board ek = stones;
-      if (mask == 0) {
-        if (e.above != above) continue;
-      } else {
-        ek = keep_of(stones, mask, k.sym);
-        if ((e.above & ~kMaskBits) != above_digest(s, ek, k.sym)) continue;
-      }
-      best_code = static_cast<int>((e.w >> 52) & 31);
-      lo = decode_lo(e.w);
-      hi = decode_hi(e.w);
-      keep = ek;  // the bounds used below rely on the entry's keep
+    const Found f = probe(s, stones, k, above, b);
+    int best_code = f.code;
+    const int lo = f.lo, hi = f.hi;
+    if (f.entry) {
+      keep = f.keep;  // the bounds used below rely on the entry's keep
       if (lo >= beta || hi <= alpha || lo == hi) {
         ++st_.hits;
         return lo >= beta ? lo : hi;
       }
       alpha = std::max(alpha, lo);
       beta = std::min(beta, hi);
-      break;
     }
     auto& ms = stack_[static_cast<size_t>(ply)];
     s.legal_moves(ms);
