@@ -94,7 +94,7 @@ std::vector<CommandSpec> solve_commands() {
              cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
              cmd->add_flag("--pie", a->pie,
                            "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
-                           "table) instead of the first moves");
+                           "table) instead of the first moves (--method dfs or superko)");
              cmd->add_option("--method", a->method,
                              "auto (default: retrograde, or dfs for scored games), retrograde "
                              "(exhaustive, handles cycles), dense "
@@ -182,8 +182,11 @@ std::vector<CommandSpec> solve_commands() {
                o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
                              (a->pie ? "; pie" : "") + content_inputs(*g) +
                              (ga->given("--position") ? "; position=" + ga->position : "");
-               if (a->pie && a->method != "auto" && a->method != "dfs")
-                 throw InputError("--pie solves by alpha-beta: drop --method " + a->method);
+               if (a->pie && a->method != "auto" && a->method != "dfs" && a->method != "superko")
+                 throw InputError(
+                     "--pie solves by alpha-beta (--method dfs or superko): drop "
+                     "--method " +
+                     a->method);
                solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
                r.symmetries = symmetries_used(*g, r.symmetries);
                job.pie_setups = a->pie;

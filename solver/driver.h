@@ -375,9 +375,22 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
   }
 }
 
+/// One first step of a depth-first job: a first move from the root, or (pie
+/// table) a whole set-up position. `count`: how many it stands for.
+template <Game S>
+struct Branch {
+  std::string name;
+  int count = 1;
+  S state;
+};
+
 /// Thrown from inside a search (a progress tick) to stop it; run_openings
 /// saves the finished openings and stops with Interrupted.
 struct OpeningStop {};
+
+/// The superko method's branch codes: margin2 (Black minus White, never 0)
+/// + 2^31; 0 is unknown.
+constexpr int64_t kSuperkoBias = int64_t{1} << 31;
 
 /// What run_openings found: a code per opening class (0: unknown).
 struct OpeningRun {
@@ -395,10 +408,10 @@ struct OpeningRun {
 /// `kind` after each opening; `counted` holds the work units already
 /// reported to ctl (a tick inside the search may report some).
 template <class Limit, Game S, class Solve, class Valid, class Nodes>
-OpeningRun run_openings(const S& root, const std::vector<std::pair<typename S::Move, int>>& classes,
-                        const SolveOptions& o, RunControl& ctl, const std::string& method,
-                        const std::string& kind, Valid valid, Solve solve, Nodes nodes,
-                        uint64_t& counted) {
+OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOptions& o,
+                        RunControl& ctl, const std::string& method, const std::string& kind,
+                        Valid valid, Solve solve, Nodes nodes, uint64_t& counted,
+                        const std::string& what) {
   OpeningRun r;
   r.done.assign(classes.size(), 0);
   if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
@@ -422,15 +435,12 @@ OpeningRun run_openings(const S& root, const std::vector<std::pair<typename S::M
     w.commit();
     ctl.checkpoint_written();
   };
-  typename S::Undo u;
   for (size_t i = 0; i < classes.size(); ++i) {
     if (r.done[i]) continue;
-    S c = root;
-    c.apply(classes[i].first, u);
     ctl.status(method + ": solving " + std::to_string(i + 1) + " of " +
-               std::to_string(classes.size()) + ": " + root.move_name(classes[i].first));
+               std::to_string(classes.size()) + ": " + classes[i].name);
     try {
-      r.done[i] = solve(c);
+      r.done[i] = solve(classes[i].state);
     } catch (const Limit&) {
       r.limit_hit = true;
       break;
@@ -449,9 +459,27 @@ OpeningRun run_openings(const S& root, const std::vector<std::pair<typename S::M
     for (uint64_t x : r.done) solved += x != 0;
     r.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
              " nodes in this run): " + std::to_string(solved) + " of " +
-             std::to_string(classes.size()) + " openings solved";
+             std::to_string(classes.size()) + " " + what + " solved";
   }
   return r;
+}
+
+/// run_branches over the first moves of `root` (their classes up to
+/// symmetry).
+template <class Limit, Game S, class Solve, class Valid, class Nodes>
+OpeningRun run_openings(const S& root, const std::vector<std::pair<typename S::Move, int>>& classes,
+                        const SolveOptions& o, RunControl& ctl, const std::string& method,
+                        const std::string& kind, Valid valid, Solve solve, Nodes nodes,
+                        uint64_t& counted) {
+  std::vector<Branch<S>> branches;
+  typename S::Undo u;
+  for (const auto& [m, count] : classes) {
+    S c = root;
+    c.apply(m, u);
+    branches.push_back({root.move_name(m), count, std::move(c)});
+  }
+  return run_branches<Limit>(branches, o, ctl, method, kind, valid, solve, nodes, counted,
+                             "openings");
 }
 
 /// Boolean alpha-beta with exact-key entries (solver/compact_dfs.h) over the
@@ -523,72 +551,89 @@ SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl)
   }
 }
 
+/// The superko method (solver/superko_dfs.h) over branches (first moves or
+/// pie set-ups) sharing one table: each branch's Black-minus-White margin
+/// in half points (never 0) as the code margin + 2^31, 0 while unknown;
+/// finished branches go to the checkpoint `kind`. Fills the report's
+/// counters (nodes, positions, bytes, time, symmetries, resumed, note).
+template <SuperkoGame S>
+OpeningRun superko_branches(const S& proto, const std::vector<Branch<S>>& branches,
+                            const SolveOptions& o, RunControl& ctl, const std::string& kind,
+                            const std::string& what, SolveReport& rep) {
+  if (proto.geo().num_sites() > kDenseMaxCells)
+    throw InputError("--method superko: boards of at most 19 cells (side 3)");
+  using D = SuperkoDfs<S>;
+  typename D::Config cfg;
+  cfg.table_bytes = o.table_mb << 20;
+  cfg.max_nodes = o.max_nodes;
+  cfg.symmetry = o.symmetry;
+  uint64_t counted = 0;
+  D* self = nullptr;
+  cfg.tick = [&] {
+    ctl.work(self->nodes() - counted);
+    counted = self->nodes();
+    if (ctl.stop_requested()) throw OpeningStop{};
+  };
+  D d(proto, cfg);
+  self = &d;
+  rep.method = "superko";
+  rep.symmetries = d.symmetries();
+  int guess = 1;
+  OpeningRun run = run_branches<SuperkoNodeLimit>(
+      branches, o, ctl, "superko", kind,
+      [](uint64_t x) { return x < 2 * uint64_t{kSuperkoBias} && x != uint64_t{kSuperkoBias}; },
+      [&](const S& c) -> uint64_t {
+        if (c.is_terminal()) return static_cast<uint64_t>(kSuperkoBias + c.outcome().margin2);
+        // Black minus White at the end, from a value of c (D::value's terms).
+        const int v = d.value(c, guess);
+        guess = v;
+        const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
+        return static_cast<uint64_t>(kSuperkoBias + past + (c.to_move() == Color::kBlack ? v : -v));
+      },
+      [&] { return d.nodes(); }, counted, what);
+  rep.complete = !run.limit_hit;
+  rep.note = run.note;
+  rep.resumed = run.resumed;
+  rep.nodes = d.nodes();
+  rep.nodes_total = run.nodes_before + d.nodes();
+  rep.positions = d.stats().stored;
+  rep.bytes = d.table_bytes();
+  rep.seconds = ctl.elapsed();
+  return run;
+}
+
 /// Alpha-beta with a board-keyed table that is sound under positional
 /// superko (solver/superko_dfs.h) over the first moves, sharing one table;
 /// each opening's exact margin goes to the checkpoint when it is finished.
 template <Game S>
 SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (SuperkoGame<S>) {
-    if (root.geo().num_sites() > kDenseMaxCells)
-      throw InputError("--method superko: boards of at most 19 cells (side 3)");
     if (root.is_terminal()) throw InputError("--method superko: the position is already over");
-    using D = SuperkoDfs<S>;
-    typename D::Config cfg;
-    cfg.table_bytes = o.table_mb << 20;
-    cfg.max_nodes = o.max_nodes;
-    cfg.symmetry = o.symmetry;
-    uint64_t counted = 0;
-    D* self = nullptr;
-    cfg.tick = [&] {
-      ctl.work(self->nodes() - counted);
-      counted = self->nodes();
-      if (ctl.stop_requested()) throw OpeningStop{};
-    };
-    D d(root, cfg);
-    self = &d;
+    std::vector<Branch<S>> branches;
+    typename S::Undo u;
+    for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
+      S c = root;
+      c.apply(m, u);
+      branches.push_back({root.move_name(m), count, std::move(c)});
+    }
     SolveReport rep;
-    rep.method = "superko";
-    rep.symmetries = d.symmetries();
-    std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
-    // Codes: margin2 (Black minus White, never 0) + 2^31.
-    constexpr int64_t kBias = int64_t{1} << 31;
-    int guess = 1;
-    OpeningRun run = run_openings<SuperkoNodeLimit>(
-        root, classes, o, ctl, "superko", "superko1",
-        [](uint64_t x) { return x < 2 * uint64_t{kBias} && x != uint64_t{kBias}; },
-        [&](const S& c) -> uint64_t {
-          if (c.is_terminal()) return static_cast<uint64_t>(kBias + c.outcome().margin2);
-          // Black minus White at the end, from a value of c (D::value's terms).
-          const int v = d.value(c, guess);
-          guess = v;
-          const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
-          return static_cast<uint64_t>(kBias + past + (c.to_move() == Color::kBlack ? v : -v));
-        },
-        [&] { return d.nodes(); }, counted);
+    OpeningRun run = superko_branches(root, branches, o, ctl, "superko1", "openings", rep);
     const Color me = root.to_move();
     bool all_known = true, any = false;
     int best = 0;
-    for (size_t i = 0; i < classes.size(); ++i) {
+    for (size_t i = 0; i < branches.size(); ++i) {
       Value v;
       if (run.done[i]) {
-        const int m2 = static_cast<int>(static_cast<int64_t>(run.done[i]) - kBias);
+        const int m2 = static_cast<int>(static_cast<int64_t>(run.done[i]) - kSuperkoBias);
         v = Value::margin(m2);
         const int mine = me == Color::kBlack ? m2 : -m2;
         if (!any || mine > best) best = mine;
         any = true;
       }
       all_known = all_known && run.done[i] != 0;
-      rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
+      rep.openings.push_back({branches[i].name, branches[i].count, v, -1});
     }
     if (all_known) rep.value = Value::margin(me == Color::kBlack ? best : -best);
-    rep.complete = !run.limit_hit;
-    rep.note = run.note;
-    rep.resumed = run.resumed;
-    rep.nodes = d.nodes();
-    rep.nodes_total = run.nodes_before + d.nodes();
-    rep.positions = d.stats().stored;
-    rep.bytes = d.table_bytes();
-    rep.seconds = ctl.elapsed();
     return rep;
   } else {
     (void)root;
@@ -598,14 +643,40 @@ SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl)
   }
 }
 
-/// One first step of a depth-first job: a first move from the root, or (pie
-/// table) a whole set-up position. `count`: how many it stands for.
+/// The pie table by the superko method: every set-up class's margin; the
+/// value is that of the set-up nearest to even (ties: the first in byte
+/// order), as in solve_branches.
 template <Game S>
-struct Branch {
-  std::string name;
-  int count = 1;
-  S state;
-};
+SolveReport solve_setups_superko(const std::vector<Branch<S>>& branches, const SolveOptions& o,
+                                 RunControl& ctl) {
+  if constexpr (SuperkoGame<S>) {
+    SolveReport rep;
+    OpeningRun run =
+        superko_branches(branches.front().state, branches, o, ctl, "superko-pie1", "set-ups", rep);
+    bool all_known = true;
+    size_t pick = 0;
+    auto margin = [&](size_t i) {
+      return static_cast<int>(static_cast<int64_t>(run.done[i]) - kSuperkoBias);
+    };
+    for (size_t i = 0; i < branches.size(); ++i) {
+      rep.openings.push_back({branches[i].name, branches[i].count,
+                              run.done[i] ? Value::margin(margin(i)) : Value{}, -1});
+      all_known = all_known && run.done[i] != 0;
+    }
+    if (all_known) {
+      for (size_t i = 1; i < branches.size(); ++i)
+        if (std::abs(margin(i)) < std::abs(margin(pick))) pick = i;
+      rep.value = Value::margin(margin(pick));
+      rep.pie_setup = branches[pick].name;
+    }
+    return rep;
+  } else {
+    (void)branches;
+    (void)o;
+    (void)ctl;
+    throw InputError("--method superko: for games with positional superko (Fiodar)");
+  }
+}
 
 /// Solves every branch with one alpha-beta solver (shared table), saving
 /// finished branches to the checkpoint. `root` is the position the branches
@@ -815,7 +886,10 @@ SolveReport solve_setups(std::vector<std::pair<std::string, S>> setups, const So
     reps.push_back(std::move(c));
     branches.push_back({name, 1, s});
   }
-  SolveReport rep = detail::solve_branches<S>(setups.front().second, nullptr, branches, o, ctl);
+  SolveReport rep =
+      o.method == SolveOptions::Method::kSuperko
+          ? detail::solve_setups_superko<S>(branches, o, ctl)
+          : detail::solve_branches<S>(setups.front().second, nullptr, branches, o, ctl);
   rep.to_move = setups.front().second.to_move();
   ctl.clear_status();
   return rep;

@@ -341,10 +341,41 @@ TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpo
   CHECK(r["openings"] == want["openings"]);
   CHECK(r["nodes"].get<uint64_t>() < nodes);
   std::filesystem::remove(file);
-  // Other games, the pie table, a finished position: exit 2, one line.
+  // The pie table: the same set-up values and choice as dfs's; a node
+  // limit leaves set-ups unknown and says so; the rerun resumes.
+  const std::vector<std::string> pie = {"solve",    "fiodar",  "--size", "2",      "--pie",
+                                        "--method", "superko", "--json", "--no-pv"};
+  auto pie_full = run(pie);
+  REQUIRE(pie_full.code == 0);
+  auto pie_dfs = run({"solve", "fiodar", "--size", "2", "--pie", "--json", "--no-pv"});
+  REQUIRE(pie_dfs.code == 0);
+  json pw = last_json(pie_full.out), pr = last_json(pie_dfs.out);
+  CHECK(pw["method"] == "superko");
+  CHECK(pw["complete"] == true);
+  CHECK(pw["value"] == pr["value"]);
+  CHECK(pw["pie_setup"] == pr["pie_setup"]);
+  CHECK(pw["openings"] == pr["openings"]);
+  args = pie;
+  const std::string pie_file = temp_path("superko-pie");
+  args.insert(args.end(), {"--max-nodes", std::to_string(pw["nodes"].get<uint64_t>() - 1),
+                           "--checkpoint", pie_file});
+  auto pie_part = run(args);
+  REQUIRE(pie_part.code == 0);
+  json pp = last_json(pie_part.out);
+  CHECK(pp["complete"] == false);
+  CHECK(pp["value"].is_null());
+  CHECK(pp["note"].get<std::string>().find("set-ups solved") != std::string::npos);
+  args = pie;
+  args.insert(args.end(), {"--checkpoint", pie_file});
+  auto pie_rest = run(args);
+  REQUIRE(pie_rest.code == 0);
+  CHECK(last_json(pie_rest.out)["openings"] == pw["openings"]);
+  CHECK(last_json(pie_rest.out)["resumed"] == true);
+  std::filesystem::remove(pie_file);
+  // Other games, a finished position: exit 2, one line.
   for (const auto& bad : std::vector<std::vector<std::string>>{
            {"solve", "gadur", "--size", "2", "--method", "superko"},
-           {"solve", "fiodar", "--size", "2", "--method", "superko", "--pie"},
+           {"solve", "gadur", "--size", "2", "--method", "superko", "--pie"},
            {"solve", "fiodar", "--size", "4", "--method", "superko"},
            {"solve", "fiodar", "--size", "2", "--record", "pass pass", "--method", "superko"}}) {
     auto e = run(bad);
