@@ -633,7 +633,14 @@ SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl)
       all_known = all_known && run.done[i] != 0;
       rep.openings.push_back({branches[i].name, branches[i].count, v, -1});
     }
-    if (all_known) rep.value = Value::margin(me == Color::kBlack ? best : -best);
+    if (all_known) {
+      rep.value = Value::margin(me == Color::kBlack ? best : -best);
+    } else if (any) {
+      // The mover can do at least as well as its best finished opening.
+      const Value bound = Value::margin(me == Color::kBlack ? best : -best);
+      rep.note += std::string("; the finished openings prove Black's score minus White's ") +
+                  (me == Color::kBlack ? ">= " : "<= ") + bound.text();
+    }
     return rep;
   } else {
     (void)root;

@@ -329,6 +329,10 @@ TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpo
   CHECK(p["openings"].back()["value"].is_null());
   for (size_t i = 0; i + 1 < want["openings"].size(); ++i)
     CHECK(p["openings"][i]["value"] == want["openings"][i]["value"]);
+  // a1 (Black +0.5) is finished: a bound on the value, not the value.
+  CHECK(p["value"].is_null());
+  CHECK(p["note"].get<std::string>().find("prove Black's score minus White's >= 0.5") !=
+        std::string::npos);
   // The rerun resumes from the finished openings.
   args = job;
   args.insert(args.end(), {"--checkpoint", file});
