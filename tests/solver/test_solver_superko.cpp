@@ -13,6 +13,7 @@
 #include "solver/dfs.h"
 #include "solver/superko_dfs.h"
 #include "tests/fiodar/fiodar_fixture.h"
+#include "tests/solver/ko_toy.h"
 
 using namespace loom;
 
@@ -265,4 +266,58 @@ TEST_CASE("fiodar side 2: superko never decides a value in 11 plies", "[solver][
   };
   walk(b.start(), 11, false);
   CHECK(tried == 194976);
+}
+
+TEST_CASE("superko method on a ko toy where superko decides values = whole-history search",
+          "[solver][superko][ghi]") {
+  // tests/solver/ko_toy.h: single-stone captures on three cells, so ko
+  // fights start at once and superko decides many values. Every position
+  // within 12 plies of the start (1,502 on the triangle, 86 on the line,
+  // with their histories) goes through one superko table and must have the
+  // value of the memoised search over whole histories; the test also checks
+  // that the history does decide values here (366 triangle positions have
+  // another value than their board set up without history), else it could
+  // not catch a history-blind table, as the Fiodar comparisons cannot.
+  // Measured: each of these breaks it (a wrong value): a table blind to the
+  // history; partial-keep results stored as if nothing was removed (what
+  // the method refused before 6a5e5c7); a table hit that does not pass its
+  // entry's keep up.
+  using testing::KoToy;
+  for (int shape = 0; shape < 2; ++shape) {
+    const KoToy start = shape == 0 ? KoToy{"a1", "b1", "b2"} : KoToy{"a2", "b2", "c2"};
+    solver::SuperkoDfs<KoToy> d(start, {uint64_t{1} << 20, 0, false, {}});
+    testing::KoToyReference ref;
+    int checked = 0, history_decides = 0, refusing = 0;
+    std::function<void(KoToy&, int)> walk = [&](KoToy& s, int depth) {
+      if (s.is_terminal()) return;
+      KoToy a = s, b = s;
+      const int want = ref.future_margin(a);
+      const int v = d.value(b);
+      INFO("shape " << shape << " depth " << depth << " checked " << checked);
+      REQUIRE((s.to_move() == Color::kBlack ? v : -v) == want);
+      ++checked;
+      refusing += s.superko_refuses();
+      if (s.consecutive_passes() == 0) {
+        KoToy fresh = s.set_up(s.board(), s.to_move());
+        history_decides += ref.future_margin(fresh) != want;
+      }
+      if (depth == 0) return;
+      std::vector<KoToy::Move> ms;
+      s.legal_moves(ms);
+      KoToy::Undo u;
+      for (const auto& m : ms) {
+        s.apply(m, u);
+        walk(s, depth - 1);
+        s.undo(m, u);
+      }
+    };
+    KoToy root = start;
+    walk(root, 12);
+    INFO("shape " << shape << ": checked " << checked << ", history decides " << history_decides
+                  << ", refusing " << refusing << ", partial keeps " << d.stats().partial);
+    CHECK(checked > (shape == 0 ? 1000 : 80));
+    CHECK(history_decides > (shape == 0 ? 100 : 5));
+    CHECK(refusing > (shape == 0 ? 100 : 10));
+    CHECK(d.stats().partial > 0);
+  }
 }
