@@ -42,9 +42,9 @@ def main():
     if len(sys.argv) < 8:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         sys.exit(2)
-    loom, game, size, method, widths, seeds, max_nodes = sys.argv[1:8]
+    loom, game, size, method, lefts, seeds, max_nodes = sys.argv[1:8]
     rules = sys.argv[8:]
-    widths = sorted(int(w) for w in widths.split(","))  # moves left
+    lefts = sorted(int(r) for r in lefts.split(","))  # moves left
     seeds = parse_seeds(seeds)
     base = ["--size", size] + rules
 
@@ -57,7 +57,7 @@ def main():
                  if ". " in line and line.split(". ", 1)[0].isdigit()]
         lengths.append(len(moves))
         rows[seed] = {}
-        for r in widths:
+        for r in lefts:
             k = len(moves) - r
             if k < 0:
                 continue
@@ -72,13 +72,13 @@ def main():
             mark = "" if j["complete"] else ">"
             print(f"seed {seed:3d}  {r:3d} moves left (ply {k:3d} of {len(moves)})  "
                   f"{mark}{j['nodes']:,} nodes  {j['seconds']:.1f} s", flush=True)
-    start_width = sum(lengths) / len(lengths)
+    start_left = sum(lengths) / len(lengths)
     # Per count of moves left: the median over the seeds' solves.
     print(f"\n{'left':>5} {'finished':>9} {'median nodes':>16}")
     pts = []
     nodes_all = secs_all = 0.0
-    for k in widths:
-        got = [rows[s][k] for s in seeds if k in rows[s]]
+    for r in lefts:
+        got = [rows[s][r] for s in seeds if r in rows[s]]
         for n, ok, t in got:
             nodes_all += n
             secs_all += t
@@ -93,21 +93,21 @@ def main():
             else:
                 med = mid[1]
             if med is not None:
-                pts.append((k, med))
-                print(f"{k:5d} {fin:4d}/{len(got):<4d} {med:16,.0f}")
+                pts.append((r, med))
+                print(f"{r:5d} {fin:4d}/{len(got):<4d} {med:16,.0f}")
                 continue
-        print(f"{k:5d} {fin:4d}/{len(got):<4d} {'(unknown)':>16}")
+        print(f"{r:5d} {fin:4d}/{len(got):<4d} {'(unknown)':>16}")
     if len(pts) < 2:
         print("\nfewer than two counts with a known median: no fit (out of reach at this budget)")
         return
-    xs = [k for k, _ in pts]
+    xs = [r for r, _ in pts]
     ys = [math.log(n) for _, n in pts]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    at0 = math.exp(my + slope * (start_width - mx))
+    at0 = math.exp(my + slope * (start_left - mx))
     rate = nodes_all / secs_all if secs_all > 0 else 0
     print(f"\ngrowth per move left: x{math.exp(slope):.2f}")
-    print(f"extrapolated nodes from the start ({start_width:.1f} moves left, the mean game "
+    print(f"extrapolated nodes from the start ({start_left:.1f} moves left, the mean game "
           f"length): {at0:.3e}")
     if rate > 0:
         print(f"at {rate:,.0f} nodes/s (these solves): {at0 / rate:.3e} s "
