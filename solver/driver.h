@@ -139,6 +139,29 @@ std::vector<std::pair<typename S::Move, int>> opening_classes(const S& root, boo
   return out;
 }
 
+/// One first step of a depth-first job: a first move from the root, or (pie
+/// table) a whole set-up position. `count`: how many it stands for.
+template <Game S>
+struct Branch {
+  std::string name;
+  int count = 1;
+  S state;
+};
+
+/// The first moves of `root` up to symmetry (opening_classes), each as the
+/// position it leads to.
+template <Game S>
+std::vector<Branch<S>> opening_branches(const S& root, bool symmetry) {
+  std::vector<Branch<S>> out;
+  typename S::Undo u;
+  for (const auto& [m, count] : opening_classes(root, symmetry)) {
+    S c = root;
+    c.apply(m, u);
+    out.push_back({root.move_name(m), count, std::move(c)});
+  }
+  return out;
+}
+
 namespace detail {
 
 inline RunControl::Config control_config(const SolveOptions& o) {
@@ -179,16 +202,14 @@ bool scores_margins(const S& root) {
 template <Game S, class Lookup>
 void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, SolveReport& rep) {
   std::tie(rep.value, rep.plies) = lookup(root);
-  typename S::Undo u;
-  for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
-    S c = root;
-    c.apply(m, u);
-    auto [v, p] = lookup(c);
-    rep.openings.push_back({root.move_name(m), count, v, p});
+  for (const auto& b : opening_branches(root, o.symmetry)) {
+    auto [v, p] = lookup(b.state);
+    rep.openings.push_back({b.name, b.count, v, p});
   }
   if (!o.pv) return;
   // Winner: fastest win; loser: slowest loss; neutral: stay neutral.
   S s = root;
+  typename S::Undo u;
   std::vector<typename S::Move> ms;
   std::vector<S> seen{s};
   for (int ply = 0; ply < 400; ++ply) {
@@ -375,24 +396,11 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
   }
 }
 
-/// One first step of a depth-first job: a first move from the root, or (pie
-/// table) a whole set-up position. `count`: how many it stands for.
-template <Game S>
-struct Branch {
-  std::string name;
-  int count = 1;
-  S state;
-};
-
-/// Thrown from inside a search (a progress tick) to stop it; run_openings
+/// Thrown from inside a search (a progress tick) to stop it; run_branches
 /// saves the finished openings and stops with Interrupted.
 struct OpeningStop {};
 
-/// The superko method's branch codes: margin2 (Black minus White, never 0)
-/// + 2^31; 0 is unknown.
-constexpr int64_t kSuperkoBias = int64_t{1} << 31;
-
-/// What run_openings found: a code per opening class (0: unknown).
+/// What run_branches found: a code per opening class (0: unknown).
 struct OpeningRun {
   std::vector<uint64_t> done;
   uint64_t nodes_before = 0;  ///< nodes of the runs this one resumes
@@ -401,12 +409,13 @@ struct OpeningRun {
   std::string note;  ///< set when the node limit stopped the run
 };
 
-/// The opening loop of the one-table depth-first methods (compact,
-/// superko): each first-move class in turn over one table. solve(child)
-/// returns the opening's code (nonzero, and valid(code)) or throws Limit at
-/// the node budget. Finished codes and the node count go to the checkpoint
-/// `kind` after each opening; `counted` holds the work units already
-/// reported to ctl (a tick inside the search may report some).
+/// The branch loop of the one-table depth-first methods (compact,
+/// superko): each branch (a first-move class, or a pie set-up) in turn over
+/// one table. solve(state) returns the branch's code (nonzero, and
+/// valid(code)) or throws Limit at the node budget. Finished codes and the
+/// node count go to the checkpoint `kind` after each branch; `counted`
+/// holds the work units already reported to ctl (a tick inside the search
+/// may report some); `what` names the branches in the node-limit note.
 template <class Limit, Game S, class Solve, class Valid, class Nodes>
 OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOptions& o,
                         RunControl& ctl, const std::string& method, const std::string& kind,
@@ -464,22 +473,27 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
   return r;
 }
 
-/// run_branches over the first moves of `root` (their classes up to
-/// symmetry).
-template <class Limit, Game S, class Solve, class Valid, class Nodes>
-OpeningRun run_openings(const S& root, const std::vector<std::pair<typename S::Move, int>>& classes,
-                        const SolveOptions& o, RunControl& ctl, const std::string& method,
-                        const std::string& kind, Valid valid, Solve solve, Nodes nodes,
-                        uint64_t& counted) {
-  std::vector<Branch<S>> branches;
-  typename S::Undo u;
-  for (const auto& [m, count] : classes) {
-    S c = root;
-    c.apply(m, u);
-    branches.push_back({root.move_name(m), count, std::move(c)});
-  }
-  return run_branches<Limit>(branches, o, ctl, method, kind, valid, solve, nodes, counted,
-                             "openings");
+/// The pie set-up the setter should choose among n: the smallest margin
+/// in absolute value (ties: the first, i.e. the first in byte order).
+template <class Margin>
+size_t nearest_even(size_t n, Margin margin) {
+  size_t pick = 0;
+  for (size_t i = 1; i < n; ++i)
+    if (std::abs(int64_t{margin(i)}) < std::abs(int64_t{margin(pick)})) pick = i;
+  return pick;
+}
+
+/// A report's run figures from an opening run and its solver's counters.
+inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, uint64_t positions,
+                       uint64_t bytes, const RunControl& ctl) {
+  rep.complete = !run.limit_hit;
+  rep.note = run.note;
+  rep.resumed = run.resumed;
+  rep.nodes = nodes;
+  rep.nodes_total = run.nodes_before + nodes;
+  rep.positions = positions;
+  rep.bytes = bytes;
+  rep.seconds = ctl.elapsed();
 }
 
 /// Boolean alpha-beta with exact-key entries (solver/compact_dfs.h) over the
@@ -497,38 +511,31 @@ SolveReport solve_compact_with(const S& root, const SolveOptions& o, RunControl&
   SolveReport rep;
   rep.method = "compact";
   rep.symmetries = 1;
-  std::vector<std::pair<typename S::Move, int>> classes = opening_classes(root, o.symmetry);
+  const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
   // Codes: 1 the mover after the opening wins, 2 it loses.
   uint64_t counted = 0;
-  OpeningRun run = run_openings<CompactNodeLimit>(
-      root, classes, o, ctl, "compact", "compact1", [](uint64_t x) { return x <= 2; },
+  OpeningRun run = run_branches<CompactNodeLimit>(
+      branches, o, ctl, "compact", "compact1", [](uint64_t x) { return x <= 2; },
       [&](const S& c) -> uint64_t {
         if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
         return d.mover_wins(c) ? 1 : 2;
       },
-      [&] { return d.nodes(); }, counted);
+      [&] { return d.nodes(); }, counted, "openings");
   const Color me = root.to_move();
   bool some_win = false, all_known = true;
-  for (size_t i = 0; i < classes.size(); ++i) {
+  for (size_t i = 0; i < branches.size(); ++i) {
     const uint64_t x = run.done[i];
     Value v;
     if (x) v = Value::win(x == 2 ? me : other(me));
     some_win = some_win || x == 2;
     all_known = all_known && x != 0;
-    rep.openings.push_back({root.move_name(classes[i].first), classes[i].second, v, -1});
+    rep.openings.push_back({branches[i].name, branches[i].count, v, -1});
   }
   if (some_win)
     rep.value = Value::win(me);
   else if (all_known)
     rep.value = Value::win(other(me));
-  rep.complete = !run.limit_hit;
-  rep.note = run.note;
-  rep.resumed = run.resumed;
-  rep.nodes = d.nodes();
-  rep.nodes_total = run.nodes_before + d.nodes();
-  rep.positions = d.stored();
-  rep.bytes = d.table_bytes();
-  rep.seconds = ctl.elapsed();
+  report_run(rep, run, d.nodes(), d.stored(), d.table_bytes(), ctl);
   return rep;
 }
 
@@ -552,14 +559,16 @@ SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl)
 }
 
 /// The superko method (solver/superko_dfs.h) over branches (first moves or
-/// pie set-ups) sharing one table: each branch's Black-minus-White margin
-/// in half points (never 0) as the code margin + 2^31, 0 while unknown;
-/// finished branches go to the checkpoint `kind`. Fills the report's
-/// counters (nodes, positions, bytes, time, symmetries, resumed, note).
+/// pie set-ups) sharing one table; finished branches go to the checkpoint
+/// `kind`. Returns each branch's Black-minus-White margin in half points
+/// (never 0; nullopt: not finished) and fills the report's method and run
+/// figures.
 template <SuperkoGame S>
-OpeningRun superko_branches(const S& proto, const std::vector<Branch<S>>& branches,
-                            const SolveOptions& o, RunControl& ctl, const std::string& kind,
-                            const std::string& what, SolveReport& rep) {
+std::vector<std::optional<int>> superko_branches(const S& proto,
+                                                 const std::vector<Branch<S>>& branches,
+                                                 const SolveOptions& o, RunControl& ctl,
+                                                 const std::string& kind, const std::string& what,
+                                                 SolveReport& rep) {
   if (proto.geo().num_sites() > kDenseMaxCells)
     throw InputError("--method superko: boards of at most 19 cells (side 3)");
   using D = SuperkoDfs<S>;
@@ -578,69 +587,55 @@ OpeningRun superko_branches(const S& proto, const std::vector<Branch<S>>& branch
   self = &d;
   rep.method = "superko";
   rep.symmetries = d.symmetries();
+  // Codes (checkpointed): the margin + 2^31, so that 0 stays "unknown".
+  constexpr int64_t kBias = int64_t{1} << 31;
   int guess = 1;
   OpeningRun run = run_branches<SuperkoNodeLimit>(
       branches, o, ctl, "superko", kind,
-      [](uint64_t x) { return x < 2 * uint64_t{kSuperkoBias} && x != uint64_t{kSuperkoBias}; },
+      [](uint64_t x) { return x < 2 * uint64_t{kBias} && x != uint64_t{kBias}; },
       [&](const S& c) -> uint64_t {
-        if (c.is_terminal()) return static_cast<uint64_t>(kSuperkoBias + c.outcome().margin2);
+        if (c.is_terminal()) return static_cast<uint64_t>(kBias + c.outcome().margin2);
         // Black minus White at the end, from a value of c (D::value's terms).
         const int v = d.value(c, guess);
         guess = v;
         const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
-        return static_cast<uint64_t>(kSuperkoBias + past + (c.to_move() == Color::kBlack ? v : -v));
+        return static_cast<uint64_t>(kBias + past + (c.to_move() == Color::kBlack ? v : -v));
       },
       [&] { return d.nodes(); }, counted, what);
-  rep.complete = !run.limit_hit;
-  rep.note = run.note;
-  rep.resumed = run.resumed;
-  rep.nodes = d.nodes();
-  rep.nodes_total = run.nodes_before + d.nodes();
-  rep.positions = d.stats().stored;
-  rep.bytes = d.table_bytes();
-  rep.seconds = ctl.elapsed();
-  return run;
+  report_run(rep, run, d.nodes(), d.stats().stored, d.table_bytes(), ctl);
+  std::vector<std::optional<int>> margins;
+  for (uint64_t x : run.done)
+    margins.push_back(x ? std::optional<int>(static_cast<int>(static_cast<int64_t>(x) - kBias))
+                        : std::nullopt);
+  return margins;
 }
 
 /// Alpha-beta with a board-keyed table that is sound under positional
 /// superko (solver/superko_dfs.h) over the first moves, sharing one table;
 /// each opening's exact margin goes to the checkpoint when it is finished.
+/// A run stopped early says in its note what the finished openings prove.
 template <Game S>
 SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (SuperkoGame<S>) {
     if (root.is_terminal()) throw InputError("--method superko: the position is already over");
-    std::vector<Branch<S>> branches;
-    typename S::Undo u;
-    for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
-      S c = root;
-      c.apply(m, u);
-      branches.push_back({root.move_name(m), count, std::move(c)});
-    }
+    const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
     SolveReport rep;
-    OpeningRun run = superko_branches(root, branches, o, ctl, "superko1", "openings", rep);
-    const Color me = root.to_move();
-    bool all_known = true, any = false;
-    int best = 0;
+    const auto margins = superko_branches(root, branches, o, ctl, "superko1", "openings", rep);
+    const int sign = root.to_move() == Color::kBlack ? 1 : -1;  // Black's margin to the mover's
+    std::optional<int> best;  // the mover's best finished opening, from its side
     for (size_t i = 0; i < branches.size(); ++i) {
-      Value v;
-      if (run.done[i]) {
-        const int m2 = static_cast<int>(static_cast<int64_t>(run.done[i]) - kSuperkoBias);
-        v = Value::margin(m2);
-        const int mine = me == Color::kBlack ? m2 : -m2;
-        if (!any || mine > best) best = mine;
-        any = true;
-      }
-      all_known = all_known && run.done[i] != 0;
-      rep.openings.push_back({branches[i].name, branches[i].count, v, -1});
+      const auto& m = margins[i];
+      rep.openings.push_back(
+          {branches[i].name, branches[i].count, m ? Value::margin(*m) : Value{}, -1});
+      if (m && (!best || sign * *m > *best)) best = sign * *m;
     }
-    if (all_known) {
-      rep.value = Value::margin(me == Color::kBlack ? best : -best);
-    } else if (any) {
-      // The mover can do at least as well as its best finished opening.
-      const Value bound = Value::margin(me == Color::kBlack ? best : -best);
+    if (!best) return rep;
+    const Value v = Value::margin(sign * *best);
+    if (std::all_of(margins.begin(), margins.end(), [](const auto& m) { return m.has_value(); }))
+      rep.value = v;
+    else  // the mover can do at least as well as its best finished opening
       rep.note += std::string("; the finished openings prove Black's score minus White's ") +
-                  (me == Color::kBlack ? ">= " : "<= ") + bound.text();
-    }
+                  (sign > 0 ? ">= " : "<= ") + v.text();
     return rep;
   } else {
     (void)root;
@@ -651,29 +646,20 @@ SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl)
 }
 
 /// The pie table by the superko method: every set-up class's margin; the
-/// value is that of the set-up nearest to even (ties: the first in byte
-/// order), as in solve_branches.
+/// value is that of the set-up nearest to even, as in solve_branches.
 template <Game S>
 SolveReport solve_setups_superko(const std::vector<Branch<S>>& branches, const SolveOptions& o,
                                  RunControl& ctl) {
   if constexpr (SuperkoGame<S>) {
     SolveReport rep;
-    OpeningRun run =
+    const auto margins =
         superko_branches(branches.front().state, branches, o, ctl, "superko-pie1", "set-ups", rep);
-    bool all_known = true;
-    size_t pick = 0;
-    auto margin = [&](size_t i) {
-      return static_cast<int>(static_cast<int64_t>(run.done[i]) - kSuperkoBias);
-    };
-    for (size_t i = 0; i < branches.size(); ++i) {
+    for (size_t i = 0; i < branches.size(); ++i)
       rep.openings.push_back({branches[i].name, branches[i].count,
-                              run.done[i] ? Value::margin(margin(i)) : Value{}, -1});
-      all_known = all_known && run.done[i] != 0;
-    }
-    if (all_known) {
-      for (size_t i = 1; i < branches.size(); ++i)
-        if (std::abs(margin(i)) < std::abs(margin(pick))) pick = i;
-      rep.value = Value::margin(margin(pick));
+                              margins[i] ? Value::margin(*margins[i]) : Value{}, -1});
+    if (std::all_of(margins.begin(), margins.end(), [](const auto& m) { return m.has_value(); })) {
+      const size_t pick = nearest_even(margins.size(), [&](size_t i) { return *margins[i]; });
+      rep.value = Value::margin(*margins[pick]);
       rep.pie_setup = branches[pick].name;
     }
     return rep;
@@ -798,10 +784,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     rep.value = score_value(black, neutral);
     pv_from = *root;
   } else if (!branches.empty()) {
-    // Pie: the set-up nearest to even; ties go to the first in byte order.
-    size_t pick = 0;
-    for (size_t i = 1; i < branches.size(); ++i)
-      if (std::abs(int64_t{*done[i]}) < std::abs(int64_t{*done[pick]})) pick = i;
+    // Pie: the set-up nearest to even.
+    const size_t pick = nearest_even(branches.size(), [&](size_t i) { return *done[i]; });
     rep.value = score_value(*done[pick], neutral);
     rep.pie_setup = branches[pick].name;
     pv_from = branches[pick].state;
@@ -820,14 +804,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
 
 template <Game S>
 SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
-  std::vector<Branch<S>> branches;
-  typename S::Undo u;
-  for (const auto& [m, count] : opening_classes(root, o.symmetry)) {
-    S c = root;
-    c.apply(m, u);
-    branches.push_back({root.move_name(m), count, std::move(c)});
-  }
-  return solve_branches(root, &root, branches, o, ctl);
+  return solve_branches(root, &root, opening_branches(root, o.symmetry), o, ctl);
 }
 
 }  // namespace detail
@@ -881,7 +858,7 @@ SolveReport solve_setups(std::vector<std::pair<std::string, S>> setups, const So
   std::sort(setups.begin(), setups.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   Canonicalizer<S> canon(o.symmetry);
-  std::vector<detail::Branch<S>> branches;
+  std::vector<Branch<S>> branches;
   std::vector<S> reps;  // canonical form of each branch
   for (auto& [name, s] : setups) {
     S c = canon.canonical(s);
