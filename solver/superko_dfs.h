@@ -82,11 +82,9 @@
 namespace loom::solver {
 
 /// A game with positional superko whose model can tell when the history
-/// cannot matter (model/fiodar: superko_refuses, for_each_above).
+/// cannot matter (model/fiodar: for_each_above).
 template <class S>
 concept SuperkoGame = Game<S> && requires(const S& s, Color c, const typename S::Undo& u) {
-  { s.superko_refuses() } -> std::convertible_to<bool>;
-  {s.for_each_above([](Color, const std::array<Bitboard<1>, 2>&) {})};
   {s.for_each_above(std::array<Bitboard<1>, 2>{}, [](Color, const std::array<Bitboard<1>, 2>&) {})};
   { s.play_state() } -> std::convertible_to<uint32_t>;
   { s.consecutive_passes() } -> std::convertible_to<int>;

@@ -168,22 +168,18 @@ class State {
   /// removed only by captures (the enemy's prisoners), so before c has lost
   /// a stone every history board of c holds only stones of c on the board.
   ///
-  /// Calls f(c, board) for every history board of colour c whose stones of
-  /// c are a strict superset of c's stones now (the boards a continuation
-  /// that removes none of the stones now on the board can still meet).
-  template <class F>
-  void for_each_above(F&& f) const {
-    for_each_above(stones_, f);
-  }
-  /// The same above `keep` (stones of each colour now on the board that a
-  /// set of continuations never removed): every history board X of colour c
-  /// with X[c] a strict superset of keep[c]. A placement of c after such a
-  /// continuation can only recreate one of these.
+  /// Calls f(c, board) for every history board X of colour c with X[c] a
+  /// strict superset of keep[c], where keep holds stones now on the board
+  /// that a set of continuations never removed (keep = the board: the
+  /// boards a continuation removing none of them can still meet). A
+  /// placement of c after such continuations can only recreate one of these.
   template <class F>
   void for_each_above(const Board<W>& keep, F&& f) const {
     for (Color c : {Color::kBlack, Color::kWhite}) {
       const BB& k = keep[idx(c)];
-      if (prisoners_[idx(other(c))] == 0 && k == stones_[idx(c)]) continue;  // see above
+      // Nothing of c was ever captured: every board of c's history holds
+      // a subset of c's stones now.
+      if (prisoners_[idx(other(c))] == 0 && k == stones_[idx(c)]) continue;
       for (const auto& e : history_[idx(c)]) {
         const BB& x = e.board[idx(c)];
         if (x != k && k.andnot(x).none()) f(c, e.board);

@@ -144,10 +144,6 @@ class KoToy {
     return any;
   }
   template <class F>
-  void for_each_above(F&& f) const {
-    for_each_above(board_, f);
-  }
-  template <class F>
   void for_each_above(const Board& keep, F&& f) const {
     for (Color c : {Color::kBlack, Color::kWhite}) {
       const BB& k = keep[idx(c)];
