@@ -76,7 +76,7 @@ class KoToy {
     return {Outcome::Kind::kOngoing, 2 * (b - w) + (first_passer_ == 0 ? 1 : -1)};
   }
 
-  /// The board after colour c places at `site`, and what it removes;
+  /// The board after the mover places at `site`, and what it removes;
   /// nullopt if the stone would have no empty neighbour.
   std::optional<std::pair<Board, BB>> place(int site) const {
     const int me = idx(to_move_), op = 1 - me;
