@@ -1,5 +1,6 @@
 #include "app/solve_output.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -156,6 +157,9 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     } else {
       out << "value: " << value_sentence(job.game, r.value, r.plies) << "\n";
     }
+    if (std::any_of(r.openings.begin(), r.openings.end(),
+                    [](const auto& o) { return o.bound_dir; }))
+      out << r.note << "\n";
   }
   if (job.pie_setups && !r.openings.empty()) {
     out << "pie set-ups (\"BLACK WHITE\", up to symmetry; x = how many set-ups it stands for; "
@@ -172,8 +176,10 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
         << (job.pie_table ? "; pie: what the second player should do" : "") << "):\n";
     for (const auto& o : r.openings) {
       char buf[96];
-      std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-8s", o.move.c_str(), o.count,
-                    value_word(job.game, o.value).c_str());
+      const std::string v = o.bound_dir
+                                ? (o.bound_dir < 0 ? "<= " : ">= ") + solver::margin_text(o.bound2)
+                                : value_word(job.game, o.value);
+      std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-8s", o.move.c_str(), o.count, v.c_str());
       out << buf;
       if (o.plies >= 0) out << " (" << o.plies << " plies)";
       if (job.pie_table) {
@@ -228,6 +234,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     for (const auto& o : r.openings) {
       nlohmann::json e{{"move", o.move}, {"value", value_json(o.value)}, {"count", o.count}};
       if (o.plies >= 0) e["plies"] = o.plies;
+      if (o.bound_dir) e[o.bound_dir < 0 ? "at_most" : "at_least"] = o.bound2 / 2.0;
       if (job.pie_table) e["pie"] = pie_decision(o.value, first);
       if (job.pie_setups) e["pie"] = pie_colour(o.value);
       ops.push_back(e);

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "model/common/errors.h"
@@ -52,6 +53,9 @@ struct SolveOptions {
   uint64_t stop_after = 0;
   /// Stop as if interrupted after this many seconds (0: never; loom audit).
   double deadline_seconds = 0;
+  /// Alpha-beta over the openings (--method superko): prove the value
+  /// only; an opening that cannot beat the best one found is only bounded.
+  bool value_only = false;
   /// The ranks of a distributed run (mpirun), or null for one process.
   /// Under mpirun the dense method runs partitioned (with one rank too).
   Exchange* exchange = nullptr;
@@ -62,6 +66,10 @@ struct OpeningResult {
   int count = 1;     ///< moves in its symmetry class
   Value value;       ///< value of the position after it
   int plies = -1;    ///< plies to the end under optimal play after it (-1: unknown/draw)
+  /// --value-only, value unknown: the opening was only shown not to beat
+  /// the best one. Black's margin is at most (-1) or at least (+1) bound2.
+  int bound_dir = 0;
+  int32_t bound2 = 0;
 };
 
 struct SolveReport {
@@ -411,15 +419,18 @@ struct OpeningRun {
 
 /// The branch loop of the one-table depth-first methods (compact,
 /// superko): each branch (a first-move class, or a pie set-up) in turn over
-/// one table. solve(state) returns the branch's code (nonzero, and
-/// valid(code)) or throws Limit at the node budget. Finished codes and the
-/// node count go to the checkpoint `kind` after each branch; `counted`
-/// holds the work units already reported to ctl (a tick inside the search
-/// may report some); `what` names the branches in the node-limit note.
-template <class Limit, Game S, class Solve, class Valid, class Nodes>
+/// one table. solve(state, done) returns the branch's code (nonzero, and
+/// valid(code)) given the codes found so far, or throws Limit at the node
+/// budget. Finished codes and the node count go to the checkpoint `kind`
+/// after each branch; a checkpointed code that does not satisfy
+/// stands(code) (a bound where this run needs an exact value) is solved
+/// again. `counted` holds the work units already reported to ctl (a tick
+/// inside the search may report some); `what` names the branches in the
+/// node-limit note.
+template <class Limit, Game S, class Solve, class Valid, class Stands, class Nodes>
 OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOptions& o,
                         RunControl& ctl, const std::string& method, const std::string& kind,
-                        Valid valid, Solve solve, Nodes nodes, uint64_t& counted,
+                        Valid valid, Stands stands, Solve solve, Nodes nodes, uint64_t& counted,
                         const std::string& what) {
   OpeningRun r;
   r.done.assign(classes.size(), 0);
@@ -430,6 +441,7 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
     for (auto& x : r.done) {
       x = rd.u64(~uint64_t{0}, "opening value");
       if (x != 0 && !valid(x)) rd.corrupt("an opening value out of range");
+      if (!stands(x)) x = 0;
     }
     r.nodes_before = rd.u64();
     rd.finish();
@@ -449,7 +461,7 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
     ctl.status(method + ": solving " + std::to_string(i + 1) + " of " +
                std::to_string(classes.size()) + ": " + classes[i].name);
     try {
-      r.done[i] = solve(classes[i].state);
+      r.done[i] = solve(classes[i].state, std::as_const(r.done));
     } catch (const Limit&) {
       r.limit_hit = true;
       break;
@@ -516,7 +528,8 @@ SolveReport solve_compact_with(const S& root, const SolveOptions& o, RunControl&
   uint64_t counted = 0;
   OpeningRun run = run_branches<CompactNodeLimit>(
       branches, o, ctl, "compact", "compact1", [](uint64_t x) { return x <= 2; },
-      [&](const S& c) -> uint64_t {
+      [](uint64_t) { return true; },
+      [&](const S& c, const std::vector<uint64_t>&) -> uint64_t {
         if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
         return d.mover_wins(c) ? 1 : 2;
       },
@@ -558,17 +571,25 @@ SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl)
   }
 }
 
+/// A superko branch's result (Black's margin in half points, never 0).
+struct BranchMargin {
+  std::optional<int> exact;  ///< nullopt: not finished, or only bounded
+  int bound_dir = 0;         ///< value-only: Black's margin <= (-1) / >= (+1) bound2
+  int32_t bound2 = 0;
+};
+
 /// The superko method (solver/superko_dfs.h) over branches (first moves or
 /// pie set-ups) sharing one table; finished branches go to the checkpoint
-/// `kind`. Returns each branch's Black-minus-White margin in half points
-/// (never 0; nullopt: not finished) and fills the report's method and run
-/// figures.
+/// `kind`. Returns each branch's Black-minus-White margin and fills the
+/// report's method and run figures. With o.value_only (first moves of
+/// `root_mover`), a branch after the first finished one is first tested
+/// with a null window against the mover's best margin so far; if it cannot
+/// beat it, the branch keeps that test's bound instead of an exact margin.
 template <SuperkoGame S>
-std::vector<std::optional<int>> superko_branches(const S& proto,
-                                                 const std::vector<Branch<S>>& branches,
-                                                 const SolveOptions& o, RunControl& ctl,
-                                                 const std::string& kind, const std::string& what,
-                                                 SolveReport& rep) {
+std::vector<BranchMargin> superko_branches(const S& proto, const std::vector<Branch<S>>& branches,
+                                           const SolveOptions& o, Color root_mover, RunControl& ctl,
+                                           const std::string& kind, const std::string& what,
+                                           SolveReport& rep) {
   if (proto.geo().num_sites() > kDenseMaxCells)
     throw InputError("--method superko: boards of at most 19 cells (side 3)");
   using D = SuperkoDfs<S>;
@@ -587,55 +608,109 @@ std::vector<std::optional<int>> superko_branches(const S& proto,
   self = &d;
   rep.method = "superko";
   rep.symmetries = d.symmetries();
-  // Codes (checkpointed): the margin + 2^31, so that 0 stays "unknown".
+  // Codes (checkpointed): the margin + 2^31, so that 0 stays "unknown"; a
+  // value-only bound adds 1 << 33 (at most) or 2 << 33 (at least).
   constexpr int64_t kBias = int64_t{1} << 31;
+  constexpr uint64_t kAtMost = uint64_t{1} << 33, kAtLeast = uint64_t{2} << 33;
+  const auto margin_of = [](uint64_t x) {
+    return static_cast<int>(static_cast<int64_t>(x & (kAtMost - 1)) - kBias);
+  };
+  const auto code_of = [](int margin2, uint64_t flag) {
+    return flag | static_cast<uint64_t>(kBias + margin2);
+  };
+  const int sign = root_mover == Color::kBlack ? 1 : -1;  // Black's margin to the root mover's
   int guess = 1;
   OpeningRun run = run_branches<SuperkoNodeLimit>(
       branches, o, ctl, "superko", kind,
-      [](uint64_t x) { return x < 2 * uint64_t{kBias} && x != uint64_t{kBias}; },
-      [&](const S& c) -> uint64_t {
-        if (c.is_terminal()) return static_cast<uint64_t>(kBias + c.outcome().margin2);
-        // Black minus White at the end, from a value of c (D::value's terms).
+      [](uint64_t x) {
+        const uint64_t m = x & (kAtMost - 1), flag = x - m;
+        return m < 2 * uint64_t{kBias} && (m != uint64_t{kBias} || flag != 0) &&
+               (flag == 0 || flag == kAtMost || flag == kAtLeast);
+      },
+      [&](uint64_t x) { return x < kAtMost || o.value_only; },
+      [&](const S& c, const std::vector<uint64_t>& done) -> uint64_t {
+        if (c.is_terminal()) return code_of(c.outcome().margin2, 0);
+        // Black's margin at the end is past + t * (a value of c, D's terms).
+        const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
+        const int t = c.to_move() == Color::kBlack ? 1 : -1;
+        std::optional<int> best;  // the root mover's best exact margin so far, its side
+        for (uint64_t x : done)
+          if (x && x < kAtMost && (!best || sign * margin_of(x) > *best))
+            best = sign * margin_of(x);
+        if (o.value_only && best) {
+          // The root mover's margin is sign * past + sign * t * v: not above
+          // *best iff v >= beta (sign * t < 0) or v < beta (sign * t > 0).
+          const int st = sign * t;
+          const int beta = st < 0 ? sign * past - *best : *best - sign * past + 1;
+          const int g = d.test(c, beta);
+          if ((g >= beta) == (st < 0)) {
+            // g bounds v from below (g >= beta) or above; Black's margin
+            // past + t * g is then an upper or a lower bound.
+            const bool at_most = (g >= beta) == (t < 0);
+            return code_of(past + t * g, at_most ? kAtMost : kAtLeast);
+          }
+          guess = g;
+        }
         const int v = d.value(c, guess);
         guess = v;
-        const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
-        return static_cast<uint64_t>(kBias + past + (c.to_move() == Color::kBlack ? v : -v));
+        return code_of(past + t * v, 0);
       },
       [&] { return d.nodes(); }, counted, what);
   report_run(rep, run, d.nodes(), d.stats().stored, d.table_bytes(), ctl);
-  std::vector<std::optional<int>> margins;
-  for (uint64_t x : run.done)
-    margins.push_back(x ? std::optional<int>(static_cast<int>(static_cast<int64_t>(x) - kBias))
-                        : std::nullopt);
+  std::vector<BranchMargin> margins;
+  for (uint64_t x : run.done) {
+    BranchMargin b;
+    if (x && x < kAtMost)
+      b.exact = margin_of(x);
+    else if (x) {
+      b.bound_dir = x >= kAtLeast ? 1 : -1;
+      b.bound2 = margin_of(x);
+    }
+    margins.push_back(b);
+  }
   return margins;
 }
 
 /// Alpha-beta with a board-keyed table that is sound under positional
 /// superko (solver/superko_dfs.h) over the first moves, sharing one table;
-/// each opening's exact margin goes to the checkpoint when it is finished.
-/// A run stopped early says in its note what the finished openings prove.
+/// each opening's exact margin (value-only: or bound) goes to the checkpoint
+/// when it is finished. A run stopped early says in its note what the
+/// finished openings prove.
 template <Game S>
 SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (SuperkoGame<S>) {
     if (root.is_terminal()) throw InputError("--method superko: the position is already over");
     const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
     SolveReport rep;
-    const auto margins = superko_branches(root, branches, o, ctl, "superko1", "openings", rep);
+    const auto margins =
+        superko_branches(root, branches, o, root.to_move(), ctl, "superko1", "openings", rep);
     const int sign = root.to_move() == Color::kBlack ? 1 : -1;  // Black's margin to the mover's
     std::optional<int> best;  // the mover's best finished opening, from its side
+    size_t bounded = 0;
+    bool all_done = true;
     for (size_t i = 0; i < branches.size(); ++i) {
-      const auto& m = margins[i];
-      rep.openings.push_back(
-          {branches[i].name, branches[i].count, m ? Value::margin(*m) : Value{}, -1});
-      if (m && (!best || sign * *m > *best)) best = sign * *m;
+      const BranchMargin& m = margins[i];
+      OpeningResult r{branches[i].name, branches[i].count,
+                      m.exact ? Value::margin(*m.exact) : Value{}, -1};
+      r.bound_dir = m.bound_dir;
+      r.bound2 = m.bound2;
+      rep.openings.push_back(r);
+      if (m.exact && (!best || sign * *m.exact > *best)) best = sign * *m.exact;
+      bounded += m.bound_dir != 0;
+      all_done = all_done && (m.exact || m.bound_dir != 0);
     }
     if (!best) return rep;
     const Value v = Value::margin(sign * *best);
-    if (std::all_of(margins.begin(), margins.end(), [](const auto& m) { return m.has_value(); }))
+    if (all_done) {
       rep.value = v;
-    else  // the mover can do at least as well as its best finished opening
+      if (bounded)
+        rep.note = "value only: " + std::to_string(bounded) + " of " +
+                   std::to_string(branches.size()) +
+                   " openings were only shown not to beat the best one";
+    } else {  // the mover can do at least as well as its best finished opening
       rep.note += std::string("; the finished openings prove Black's score minus White's ") +
                   (sign > 0 ? ">= " : "<= ") + v.text();
+    }
     return rep;
   } else {
     (void)root;
@@ -652,14 +727,17 @@ SolveReport solve_setups_superko(const std::vector<Branch<S>>& branches, const S
                                  RunControl& ctl) {
   if constexpr (SuperkoGame<S>) {
     SolveReport rep;
+    if (o.value_only) throw InputError("--value-only: not with --pie (every set-up is needed)");
+    const S& proto = branches.front().state;
     const auto margins =
-        superko_branches(branches.front().state, branches, o, ctl, "superko-pie1", "set-ups", rep);
+        superko_branches(proto, branches, o, proto.to_move(), ctl, "superko-pie1", "set-ups", rep);
     for (size_t i = 0; i < branches.size(); ++i)
       rep.openings.push_back({branches[i].name, branches[i].count,
-                              margins[i] ? Value::margin(*margins[i]) : Value{}, -1});
-    if (std::all_of(margins.begin(), margins.end(), [](const auto& m) { return m.has_value(); })) {
-      const size_t pick = nearest_even(margins.size(), [&](size_t i) { return *margins[i]; });
-      rep.value = Value::margin(*margins[pick]);
+                              margins[i].exact ? Value::margin(*margins[i].exact) : Value{}, -1});
+    if (std::all_of(margins.begin(), margins.end(),
+                    [](const auto& m) { return m.exact.has_value(); })) {
+      const size_t pick = nearest_even(margins.size(), [&](size_t i) { return *margins[i].exact; });
+      rep.value = Value::margin(*margins[pick].exact);
       rep.pie_setup = branches[pick].name;
     }
     return rep;

@@ -135,17 +135,24 @@ class SuperkoDfs {
   /// excluded). MTD(f): null-window searches from `guess`.
   int value(const S& root, int guess = 1) {
     int lo = -kInf, hi = kInf, g = guess;
-    S s = root;
     while (lo < hi) {
       const int beta = g == lo ? g + 1 : g;
-      Board keep;
-      g = search(s, beta - 1, beta, 0, keep);
+      g = test(root, beta);
       if (g < beta)
         hi = g;
       else
         lo = g;
     }
     return g;
+  }
+
+  /// A null-window search of `root` (not over) at `beta`, in value()'s
+  /// terms: a result g >= beta proves the value is at least g, g < beta that
+  /// it is at most g.
+  int test(const S& root, int beta) {
+    S s = root;
+    Board keep;
+    return search(s, beta - 1, beta, 0, keep);
   }
 
   const Stats& stats() const { return st_; }

@@ -388,3 +388,82 @@ TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpo
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("solve --value-only: the value of the full run; each opening exact or a true bound",
+          "[solver][cli][superko]") {
+  // Roots with Black and with White to move (side 3 after 10 and 9 plies)
+  // and the empty side-2 board. Every opening is either exact (the full
+  // run's value) or bounded: a bound that holds for the full run's exact
+  // margin and shows the opening cannot beat the value.
+  for (const std::string size_record :
+       {"2|", "3|c3 b2 b3 c2 d3 d2 b1 e3 d4 c4", "3|c3 b2 b3 c2 d3 d2 b1 e3 a3"}) {
+    const auto bar = size_record.find('|');
+    const std::vector<std::string> job = {"solve",      "fiodar",
+                                          "--size",     size_record.substr(0, bar),
+                                          "--record",   size_record.substr(bar + 1),
+                                          "--method",   "superko",
+                                          "--table-mb", "16",
+                                          "--json",     "--no-pv"};
+    INFO(size_record);
+    auto full = run(job);
+    REQUIRE(full.code == 0);
+    auto args = job;
+    args.push_back("--value-only");
+    auto vo = run(args);
+    REQUIRE(vo.code == 0);
+    const json f = last_json(full.out), v = last_json(vo.out);
+    CHECK(v["complete"] == true);
+    REQUIRE(v["value"] == f["value"]);
+    const double value = f["value"];
+    const int sign = f["to_move"] == "black" ? 1 : -1;
+    REQUIRE(v["openings"].size() == f["openings"].size());
+    int bounded = 0, exact = 0;
+    for (size_t i = 0; i < f["openings"].size(); ++i) {
+      const json& o = v["openings"][i];
+      const double margin = f["openings"][i]["value"];
+      INFO(o.dump());
+      CHECK(o["move"] == f["openings"][i]["move"]);
+      if (!o["value"].is_null()) {
+        CHECK(o["value"] == f["openings"][i]["value"]);
+        ++exact;
+        continue;
+      }
+      ++bounded;
+      // A bound on Black's margin, on the side that keeps the mover's
+      // margin from beating the value.
+      REQUIRE(o.contains(sign > 0 ? "at_most" : "at_least"));
+      const double b = o[sign > 0 ? "at_most" : "at_least"];
+      CHECK(sign * margin <= sign * b);
+      CHECK(sign * b <= sign * value);
+    }
+    CHECK(exact >= 1);
+    CHECK(bounded >= 1);
+    CHECK(v["note"].get<std::string>().find("value only: " + std::to_string(bounded)) == 0);
+    // A full run resuming a value-only checkpoint solves the bounded
+    // openings again; a value-only run accepts a full run's checkpoint.
+    const std::string file = temp_path("value-only");
+    args.insert(args.end(), {"--checkpoint", file});
+    REQUIRE(run(args).code == 0);
+    auto again = job;
+    again.insert(again.end(), {"--checkpoint", file});
+    auto resumed = run(again);
+    REQUIRE(resumed.code == 0);
+    CHECK(last_json(resumed.out)["openings"] == f["openings"]);
+    CHECK(last_json(resumed.out)["resumed"] == true);
+    auto vo_again = run(args);
+    REQUIRE(vo_again.code == 0);
+    CHECK(last_json(vo_again.out)["openings"] == f["openings"]);
+    CHECK(last_json(vo_again.out)["nodes"] == 0);
+    std::filesystem::remove(file);
+  }
+  // Only the superko method over first moves.
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"solve", "fiodar", "--size", "2", "--value-only"},
+           {"solve", "fiodar", "--size", "2", "--method", "dfs", "--value-only"},
+           {"solve", "fiodar", "--size", "2", "--method", "superko", "--pie", "--value-only"}}) {
+    auto e = run(bad);
+    INFO(e.err);
+    CHECK(e.code == 2);
+    CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+  }
+}
