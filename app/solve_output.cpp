@@ -224,9 +224,33 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     }
     out << "\n";
   }
+  const auto& rp = r.replay;
+  if (rp.done || !rp.note.empty()) {
+    out << "replay (second proof, whole histories): ";
+    if (rp.done)
+      out << "Black's margin >= " << r.value.text() << (rp.at_least ? " proved" : " NOT proved")
+          << ", <= " << r.value.text() << (rp.at_most ? " proved" : " NOT proved");
+    else
+      out << rp.note;
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.2f", rp.seconds);
+    out << "; " << solver::with_commas(rp.nodes) << " proof nodes, "
+        << solver::with_commas(rp.leaves) << " games scored, " << solver::with_commas(rp.hits)
+        << " reused, " << solver::with_commas(rp.stored) << " stored, "
+        << solver::with_commas(rp.oracle_nodes) << " oracle nodes, " << secs << " s\n";
+  }
   if (json) {
     nlohmann::json j;
     job.to_json(j);
+    if (rp.done || !rp.note.empty()) {
+      nlohmann::json x{{"done", rp.done},       {"at_least", rp.at_least},
+                       {"at_most", rp.at_most}, {"nodes", rp.nodes},
+                       {"leaves", rp.leaves},   {"hits", rp.hits},
+                       {"stored", rp.stored},   {"oracle_nodes", rp.oracle_nodes},
+                       {"seconds", rp.seconds}};
+      if (!rp.note.empty()) x["note"] = rp.note;
+      j["replay"] = x;
+    }
     j["value"] = value_json(r.value);
     j["complete"] = r.complete;
     if (r.plies >= 0) j["plies"] = r.plies;

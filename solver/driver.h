@@ -5,8 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -24,6 +26,7 @@
 #include "solver/distributed_dense.h"
 #include "solver/exchange.h"
 #include "solver/graph_checks.h"
+#include "solver/proof_replay.h"
 #include "solver/retrograde.h"
 #include "solver/superko_dfs.h"
 #include "solver/value.h"
@@ -56,6 +59,10 @@ struct SolveOptions {
   /// Alpha-beta over the openings (--method superko): prove the value
   /// only; an opening that cannot beat the best one found is only bounded.
   bool value_only = false;
+  /// --method superko: after solving, prove the value a second way by
+  /// playing out both bounds' proof trees with whole histories
+  /// (solver/proof_replay.h; its memo takes up to a quarter of table_mb).
+  bool replay = false;
   /// The ranks of a distributed run (mpirun), or null for one process.
   /// Under mpirun the dense method runs partitioned (with one rank too).
   Exchange* exchange = nullptr;
@@ -96,6 +103,15 @@ struct SolveReport {
   std::vector<RankStats> ranks;
   std::string note;
   std::string pie_setup;  ///< pie table: the set-up the setter should choose
+  /// --replay: the second proof of the value (solver/proof_replay.h).
+  struct Replay {
+    bool done = false;      ///< the replay ran to its end
+    bool at_least = false;  ///< Black's margin >= the value was proved
+    bool at_most = false;   ///< Black's margin <= the value was proved
+    uint64_t nodes = 0, leaves = 0, hits = 0, stored = 0, oracle_nodes = 0;
+    double seconds = 0;
+    std::string note;  ///< why it did not run or finish
+  } replay;
 };
 
 struct PropertyOptions {
@@ -586,10 +602,10 @@ struct BranchMargin {
 /// with a null window against the mover's best margin so far; if it cannot
 /// beat it, the branch keeps that test's bound instead of an exact margin.
 template <SuperkoGame S>
-std::vector<BranchMargin> superko_branches(const S& proto, const std::vector<Branch<S>>& branches,
-                                           const SolveOptions& o, Color root_mover, RunControl& ctl,
-                                           const std::string& kind, const std::string& what,
-                                           SolveReport& rep) {
+std::vector<BranchMargin> superko_branches(
+    const S& proto, const std::vector<Branch<S>>& branches, const SolveOptions& o, Color root_mover,
+    RunControl& ctl, const std::string& kind, const std::string& what, SolveReport& rep,
+    const std::function<void(SuperkoDfs<S>&, const std::vector<BranchMargin>&)>& then = {}) {
   if (proto.geo().num_sites() > kDenseMaxCells)
     throw InputError("--method superko: boards of at most 19 cells (side 3)");
   using D = SuperkoDfs<S>;
@@ -668,7 +684,71 @@ std::vector<BranchMargin> superko_branches(const S& proto, const std::vector<Bra
     }
     margins.push_back(b);
   }
+  if (then) then(d, margins);
   return margins;
+}
+
+/// The second proof of a solved value (SolveOptions::replay): both bounds
+/// of Black's margin `value2` at `root` played out by ProofReplay, with d as
+/// the oracle. Its node limit and interruption stop the replay only.
+template <HistoryGame S>
+void replay_value(SuperkoDfs<S>& d, const S& root, int value2, const SolveOptions& o,
+                  RunControl& ctl, SolveReport& rep) {
+  auto& r = rep.replay;
+  const auto t0 = std::chrono::steady_clock::now();
+  ProofReplay<S> p(d, (o.table_mb << 20) / 4);
+  try {
+    ctl.status("replay: Black's margin >= " + margin_text(value2));
+    r.at_least = p.prove(root, true, value2);
+    ctl.status("replay: Black's margin <= " + margin_text(value2));
+    r.at_most = p.prove(root, false, value2);
+    r.done = true;
+  } catch (const SuperkoNodeLimit&) {
+    r.note = "the replay reached the node limit";
+  } catch (const OpeningStop&) {
+    r.note = "the replay was interrupted";
+  }
+  const auto& st = p.stats();
+  r.nodes = st.nodes;
+  r.leaves = st.leaves;
+  r.hits = st.hits;
+  r.stored = st.stored;
+  r.oracle_nodes = st.oracle_nodes;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// solve_superko's report from its openings' margins: each opening, the
+/// value once every opening is solved or bounded, else what is proven.
+template <SuperkoGame S>
+void superko_summary(const S& root, const std::vector<Branch<S>>& branches,
+                     const std::vector<BranchMargin>& margins, SolveReport& rep) {
+  const int sign = root.to_move() == Color::kBlack ? 1 : -1;  // Black's margin to the mover's
+  std::optional<int> best;  // the mover's best finished opening, from its side
+  size_t bounded = 0;
+  bool all_done = true;
+  for (size_t i = 0; i < branches.size(); ++i) {
+    const BranchMargin& m = margins[i];
+    OpeningResult r{branches[i].name, branches[i].count,
+                    m.exact ? Value::margin(*m.exact) : Value{}, -1};
+    r.bound_dir = m.bound_dir;
+    r.bound2 = m.bound2;
+    rep.openings.push_back(r);
+    if (m.exact && (!best || sign * *m.exact > *best)) best = sign * *m.exact;
+    bounded += m.bound_dir != 0;
+    all_done = all_done && (m.exact || m.bound_dir != 0);
+  }
+  if (!best) return;
+  const Value v = Value::margin(sign * *best);
+  if (all_done) {
+    rep.value = v;
+    if (bounded)
+      rep.note = "value only: " + std::to_string(bounded) + " of " +
+                 std::to_string(branches.size()) +
+                 " openings were only shown not to beat the best one";
+  } else {  // the mover can do at least as well as its best finished opening
+    rep.note += std::string("; the finished openings prove Black's score minus White's ") +
+                (sign > 0 ? ">= " : "<= ") + v.text();
+  }
 }
 
 /// Alpha-beta with a board-keyed table that is sound under positional
@@ -682,35 +762,13 @@ SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl)
     if (root.is_terminal()) throw InputError("--method superko: the position is already over");
     const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
     SolveReport rep;
-    const auto margins =
-        superko_branches(root, branches, o, root.to_move(), ctl, "superko1", "openings", rep);
-    const int sign = root.to_move() == Color::kBlack ? 1 : -1;  // Black's margin to the mover's
-    std::optional<int> best;  // the mover's best finished opening, from its side
-    size_t bounded = 0;
-    bool all_done = true;
-    for (size_t i = 0; i < branches.size(); ++i) {
-      const BranchMargin& m = margins[i];
-      OpeningResult r{branches[i].name, branches[i].count,
-                      m.exact ? Value::margin(*m.exact) : Value{}, -1};
-      r.bound_dir = m.bound_dir;
-      r.bound2 = m.bound2;
-      rep.openings.push_back(r);
-      if (m.exact && (!best || sign * *m.exact > *best)) best = sign * *m.exact;
-      bounded += m.bound_dir != 0;
-      all_done = all_done && (m.exact || m.bound_dir != 0);
-    }
-    if (!best) return rep;
-    const Value v = Value::margin(sign * *best);
-    if (all_done) {
-      rep.value = v;
-      if (bounded)
-        rep.note = "value only: " + std::to_string(bounded) + " of " +
-                   std::to_string(branches.size()) +
-                   " openings were only shown not to beat the best one";
-    } else {  // the mover can do at least as well as its best finished opening
-      rep.note += std::string("; the finished openings prove Black's score minus White's ") +
-                  (sign > 0 ? ">= " : "<= ") + v.text();
-    }
+    superko_branches<S>(root, branches, o, root.to_move(), ctl, "superko1", "openings", rep,
+                        [&](SuperkoDfs<S>& d, const std::vector<BranchMargin>& margins) {
+                          superko_summary(root, branches, margins, rep);
+                          if constexpr (HistoryGame<S>)
+                            if (o.replay && rep.value.known())
+                              replay_value(d, root, rep.value.margin2, o, ctl, rep);
+                        });
     return rep;
   } else {
     (void)root;

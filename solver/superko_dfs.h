@@ -70,6 +70,7 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,21 @@ class SuperkoDfs {
     S s = root;
     Board keep;
     return search(s, beta - 1, beta, 0, keep);
+  }
+
+  /// The move the table holds for s (not over), if any: the one a search
+  /// tries first there (after a fail high: the move that proved the bound).
+  std::optional<Move> stored_move(const S& s) {
+    const Board stones{s.stones(Color::kBlack), s.stones(Color::kWhite)};
+    const Key k = key_of(s);
+    const uint64_t above = above_digest(s, stones, k.sym);
+    const Found f = probe(s, stones, k, above, bucket(k.key, above));
+    if (!f.entry || !f.code) return std::nullopt;
+    std::vector<Move> ms;
+    s.legal_moves(ms);
+    for (const Move& m : ms)
+      if (is_code(m, f.code, k.sym)) return m;
+    return std::nullopt;
   }
 
   const Stats& stats() const { return st_; }

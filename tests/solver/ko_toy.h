@@ -18,6 +18,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -143,6 +144,8 @@ class KoToy {
     });
     return any;
   }
+  /// A player's superko history (end-of-turn boards; solver/proof_replay.h).
+  std::span<const Board> history(Color c) const { return history_[idx(c)]; }
   template <class F>
   void for_each_above(const Board& keep, F&& f) const {
     for (Color c : {Color::kBlack, Color::kWhite}) {
