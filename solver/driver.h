@@ -765,9 +765,12 @@ SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl)
     superko_branches<S>(root, branches, o, root.to_move(), ctl, "superko1", "openings", rep,
                         [&](SuperkoDfs<S>& d, const std::vector<BranchMargin>& margins) {
                           superko_summary(root, branches, margins, rep);
-                          if constexpr (HistoryGame<S>)
+                          if constexpr (HistoryGame<S>) {
                             if (o.replay && rep.value.known())
                               replay_value(d, root, rep.value.margin2, o, ctl, rep);
+                            else if (o.replay)
+                              rep.replay.note = "not run: the value is not proved";
+                          }
                         });
     return rep;
   } else {

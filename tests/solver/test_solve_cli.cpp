@@ -389,8 +389,9 @@ TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpo
   }
 }
 
-TEST_CASE("solve --value-only: the value of the full run; each opening exact or a true bound",
-          "[solver][cli][superko]") {
+TEST_CASE(
+    "solve --value-only and --replay: the full run's value; each opening exact or a true bound",
+    "[solver][cli][superko]") {
   // Roots with Black and with White to move (side 3 after 10 and 9 plies)
   // and the empty side-2 board. Every opening is either exact (the full
   // run's value) or bounded: a bound that holds for the full run's exact
@@ -456,8 +457,29 @@ TEST_CASE("solve --value-only: the value of the full run; each opening exact or 
     CHECK(last_json(vo_again.out)["nodes"] == 0);
     std::filesystem::remove(file);
   }
+  // --replay: the value proved again from both sides by playing out the
+  // proof trees (solver/proof_replay.h), reported in text and JSON.
+  auto rp = run({"solve", "fiodar", "--size", "3", "--record", "c3 b2 b3 c2 d3 d2 b1 e3 d4 c4",
+                 "--method", "superko", "--table-mb", "16", "--value-only", "--replay", "--json"});
+  REQUIRE(rp.code == 0);
+  const json x = last_json(rp.out)["replay"];
+  CHECK(x["done"] == true);
+  CHECK(x["at_least"] == true);
+  CHECK(x["at_most"] == true);
+  CHECK(x["nodes"].get<uint64_t>() > x["leaves"].get<uint64_t>());
+  CHECK(x["leaves"].get<uint64_t>() > 0);
+  CHECK(rp.out.find("replay (second proof, whole histories): Black's margin >= 1.5 proved, <= "
+                    "1.5 proved") != std::string::npos);
+  // A run stopped before the value is known says the replay did not run.
+  auto stopped = run({"solve", "fiodar", "--size", "2", "--method", "superko", "--max-nodes", "10",
+                      "--replay", "--json"});
+  REQUIRE(stopped.code == 0);
+  CHECK(last_json(stopped.out)["replay"]["done"] == false);
+  CHECK(last_json(stopped.out)["replay"]["note"] == "not run: the value is not proved");
   // Only the superko method over first moves.
   for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"solve", "fiodar", "--size", "2", "--replay"},
+           {"solve", "fiodar", "--size", "2", "--method", "superko", "--pie", "--replay"},
            {"solve", "fiodar", "--size", "2", "--value-only"},
            {"solve", "fiodar", "--size", "2", "--method", "dfs", "--value-only"},
            {"solve", "fiodar", "--size", "2", "--method", "superko", "--pie", "--value-only"}}) {
