@@ -127,7 +127,7 @@ std::vector<CommandSpec> solve_commands() {
                            "one found is shown so (a bound), not solved exactly");
              cmd->add_flag("--replay", a->o.replay,
                            "superko: prove the value a second way: play out both bounds' proof "
-                           "trees with whole histories (memo: up to a quarter of --table-mb)");
+                           "trees with whole histories (memo: up to an eighth of --table-mb)");
              cmd->add_option("--checkpoint", a->o.checkpoint,
                              "save finished work to FILE (atomically) and resume from it");
              add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,

@@ -61,7 +61,7 @@ struct SolveOptions {
   bool value_only = false;
   /// --method superko: after solving, prove the value a second way by
   /// playing out both bounds' proof trees with whole histories
-  /// (solver/proof_replay.h; its memo takes up to a quarter of table_mb).
+  /// (solver/proof_replay.h; its memo takes up to an eighth of table_mb).
   bool replay = false;
   /// The ranks of a distributed run (mpirun), or null for one process.
   /// Under mpirun the dense method runs partitioned (with one rank too).
@@ -696,7 +696,10 @@ void replay_value(SuperkoDfs<S>& d, const S& root, int value2, const SolveOption
                   RunControl& ctl, SolveReport& rep) {
   auto& r = rep.replay;
   const auto t0 = std::chrono::steady_clock::now();
-  ProofReplay<S> p(d, (o.table_mb << 20) / 4);
+  ProofReplay<S> p(d, (o.table_mb << 20) / 8, 8);
+  p.tick = [&] {
+    if (ctl.stop_requested()) throw OpeningStop{};
+  };
   try {
     ctl.status("replay: Black's margin >= " + margin_text(value2));
     r.at_least = p.prove(root, true, value2);
