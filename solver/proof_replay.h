@@ -30,6 +30,7 @@
 #include <array>
 #include <concepts>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -267,7 +268,7 @@ class ProofReplay {
   uint64_t bytes_ = 0;
   std::unordered_map<Key, std::vector<Board>, KeyHash> keeps_;  ///< the keeps stored per key
   std::unordered_map<MemoKey, Bounds, MemoHash> memo_;
-  std::vector<std::vector<Move>> moves_;  ///< move lists per ply
+  std::deque<std::vector<Move>> moves_;  ///< move lists per ply (a deque: growing keeps references)
   Stats st_;
 };
 
