@@ -12,7 +12,7 @@
 //
 // Transpositions. A proved claim is reused at another node only under a
 // condition checked with exact sets (no digests, no symmetry): same board,
-// side to move, play state and prisoner difference, and the same set
+// side to move and play state, and the same set
 // R_K(H) = {(c, X): X a board of c's history, X[c] a strict superset of
 // K[c]}, where K is the stones present at every node the proof relied on
 // (the nodes of the proof tree below: the prover's chosen child only, the
@@ -127,12 +127,12 @@ class ProofReplay {
     return r;
   }
 
-  /// Exact key: both colours' stones, side to move, play state, prisoner
-  /// difference.
+  /// Exact key: both colours' stones, side to move, play state (claims
+  /// are stored on the margin still to come, so prisoners taken before the
+  /// node do not matter: the final margin is theirs plus what follows).
   struct Key {
     uint64_t black = 0, white = 0;
     uint32_t state = 0;
-    int32_t past = 0;
     bool operator==(const Key&) const = default;
   };
   static uint64_t mix(uint64_t z) {
@@ -142,13 +142,12 @@ class ProofReplay {
   }
   struct KeyHash {
     size_t operator()(const Key& k) const {
-      return static_cast<size_t>(mix(
-          k.black ^ mix(k.white ^ mix(uint64_t{k.state} << 32 | static_cast<uint32_t>(k.past)))));
+      return static_cast<size_t>(mix(k.black ^ mix(k.white ^ mix(uint64_t{k.state}))));
     }
   };
   static Key key_of(const S& s) {
     return {s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0],
-            s.play_state() * 2 + (s.to_move() == Color::kWhite ? 1u : 0u), past(s)};
+            s.play_state() * 2 + (s.to_move() == Color::kWhite ? 1u : 0u)};
   }
   /// A memo entry's exact key: the position's key, the keep K and R_K.
   struct MemoKey {
@@ -165,7 +164,8 @@ class ProofReplay {
       return static_cast<size_t>(h);
     }
   };
-  /// What is proved under a memo key: Black's margin >= lo and <= hi.
+  /// What is proved under a memo key: Black's margin still to come (final
+  /// margin less 2 x the prisoner difference now) >= lo and <= hi.
   struct Bounds {
     int lo = std::numeric_limits<int>::min();
     int hi = std::numeric_limits<int>::max();
@@ -190,10 +190,11 @@ class ProofReplay {
       return at_least ? m >= b : m <= b;
     }
     const Key key = key_of(s);
+    const int fb = b - past(s);  // the claim on the margin still to come
     if (auto it = keeps_.find(key); it != keeps_.end())
       for (const Board& k : it->second) {
         const auto m = memo_.find(MemoKey{key, k, relevant(s, k)});
-        if (m != memo_.end() && (at_least ? m->second.lo >= b : m->second.hi <= b)) {
+        if (m != memo_.end() && (at_least ? m->second.lo >= fb : m->second.hi <= fb)) {
           ++st_.hits;
           keep = k;
           return true;
@@ -254,9 +255,9 @@ class ProofReplay {
       }
       if (it != memo_.end()) {
         if (at_least)
-          it->second.lo = std::max(it->second.lo, b);
+          it->second.lo = std::max(it->second.lo, fb);
         else
-          it->second.hi = std::min(it->second.hi, b);
+          it->second.hi = std::min(it->second.hi, fb);
       }
     }
     return ok;
