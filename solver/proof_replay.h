@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <deque>
@@ -39,6 +40,7 @@
 #include <vector>
 
 #include "model/common/bitboard.h"
+#include "model/common/errors.h"
 #include "model/common/game.h"
 #include "solver/superko_dfs.h"
 
@@ -79,7 +81,13 @@ class ProofReplay {
   /// next to the leaves, where proving again is cheaper than storing).
   explicit ProofReplay(SuperkoDfs<S>& oracle, uint64_t max_bytes = uint64_t{1} << 30,
                        uint64_t min_work = 1)
-      : oracle_(&oracle), max_bytes_(max_bytes), min_work_(min_work) {}
+      : oracle_(&oracle), geo_(&oracle.geo()), max_bytes_(max_bytes), min_work_(min_work) {
+    if (geo_->num_sites() > 19) throw InputError("--replay: boards of at most 19 cells");
+    const uint64_t buckets =
+        std::bit_floor(std::max<uint64_t>(max_bytes / 4 * 3 / (sizeof(Slot) * kWays), 1));
+    bucket_mask_ = buckets - 1;
+    slots_.assign(buckets * kWays, Slot{});
+  }
 
   /// Whether Black's final margin (half points) from `root` is at least
   /// (at_least) or at most `b` under best play, proved by playing out the
@@ -127,56 +135,77 @@ class ProofReplay {
     return r;
   }
 
-  /// Exact key: both colours' stones, side to move, play state (claims
-  /// are stored on the margin still to come, so prisoners taken before the
-  /// node do not matter: the final margin is theirs plus what follows).
-  struct Key {
-    uint64_t black = 0, white = 0;
-    uint32_t state = 0;
-    bool operator==(const Key&) const = default;
-  };
+  using RelSet = std::vector<std::pair<int, Board>>;
   static uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
   }
-  struct KeyHash {
-    size_t operator()(const Key& k) const {
-      return static_cast<size_t>(mix(k.black ^ mix(k.white ^ mix(uint64_t{k.state}))));
-    }
-  };
-  static Key key_of(const S& s) {
-    return {s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0],
-            s.play_state() * 2 + (s.to_move() == Color::kWhite ? 1u : 0u)};
-  }
-  /// A memo entry's exact key: the position's key, the keep K and R_K.
-  struct MemoKey {
-    Key key;
-    Board keep{};
-    std::vector<std::pair<int, Board>> rel;
-    bool operator==(const MemoKey&) const = default;
-  };
-  struct MemoHash {
-    size_t operator()(const MemoKey& m) const {
-      uint64_t h = KeyHash{}(m.key) ^ mix(m.keep[0].w[0] * 3 + m.keep[1].w[0]);
-      for (const auto& [c, x] : m.rel)
+  struct RelHash {
+    size_t operator()(const RelSet& r) const {
+      uint64_t h = 0x9e3779b97f4a7c15ull;
+      for (const auto& [c, x] : r)
         h = mix(h ^ (x[0].w[0] * 6 + x[1].w[0] * 2 + static_cast<uint64_t>(c)));
       return static_cast<size_t>(h);
     }
   };
-  /// What is proved under a memo key: Black's margin still to come (final
-  /// margin less 2 x the prisoner difference now) >= lo and <= hi.
-  struct Bounds {
-    int lo = std::numeric_limits<int>::min();
-    int hi = std::numeric_limits<int>::max();
+
+  /// The memo: buckets of kWays 16-byte slots. A slot's exact key packs
+  /// both colours' stones and the play state with side to move (the
+  /// position; claims are on the margin still to come, so prisoners taken
+  /// before the node do not matter) and the cells of the board missing
+  /// from the keep K, all over the compact cell indices; R_K is the index
+  /// of its exact set in a pool of distinct sets (0: the empty set). The
+  /// bucket depends on the position only, so every keep stored for it is
+  /// in one bucket. Bounds: the margin still to come >= lo, <= hi.
+  static constexpr int kWays = 8;
+  static constexpr uint64_t kCells = (uint64_t{1} << 19) - 1;
+  struct Slot {
+    uint64_t key = 0;  ///< packed key + 1 (0: empty)
+    uint32_t rel = 0;
+    int8_t lo = -128, hi = 127;  ///< -128 / 127: none
+    uint8_t work = 0;            ///< log2 of the proof's nodes (replacement)
+    uint8_t pad = 0;
   };
-  /// Memory of one entry, roughly (node, key, its R_K; the keep list).
-  /// Measured on Fiodar side 3 (resident memory over entries): the hash
-  /// node with its key and bounds, its bucket, the heap block of R_K, and
-  /// the keep list's share, with the allocator's headers.
-  static uint64_t entry_bytes(const MemoKey& m) {
-    const uint64_t rel = m.rel.empty() ? 0 : 16 + m.rel.size() * sizeof(m.rel[0]);
-    return 2 * (sizeof(MemoKey) + sizeof(Bounds) + 32) + rel + 2 * sizeof(Board) + 64;
+  static_assert(sizeof(Slot) == 16);
+
+  uint64_t cells(Bitboard<1> b) const {
+    uint64_t m = 0;
+    b.for_each([&](int site) { m |= uint64_t{1} << geo_->compact(site); });
+    return m;
+  }
+  /// The position part of a slot key (bits 0-41).
+  uint64_t position_key(const S& s) const {
+    const uint64_t state = s.play_state() * 2 + (s.to_move() == Color::kWhite ? 1u : 0u);
+    return cells(s.stones(Color::kBlack)) | cells(s.stones(Color::kWhite)) << 19 | state << 38;
+  }
+  Slot* bucket_of(uint64_t pos) { return &slots_[(mix(pos) & bucket_mask_) * kWays]; }
+  /// The keep a slot's missing-cells mask stands for at board `b`.
+  Board keep_of(const Board& b, uint64_t missing) const {
+    Board k = b;
+    for (; missing; missing &= missing - 1) {
+      const int site = geo_->site_of_compact(std::countr_zero(missing));
+      k[0].reset(site);
+      k[1].reset(site);
+    }
+    return k;
+  }
+  /// The pool index of a set, or -1 if it is not in the pool.
+  int64_t find_rel(const RelSet& r) const {
+    if (r.empty()) return 0;
+    const auto it = pool_.find(r);
+    return it == pool_.end() ? -1 : it->second;
+  }
+  /// The pool index of a set, added if missing (-1: the pool is full).
+  int64_t intern_rel(RelSet&& r) {
+    if (r.empty()) return 0;
+    if (const auto it = pool_.find(r); it != pool_.end()) return it->second;
+    const uint64_t cost = 96 + r.size() * sizeof(r[0]);
+    if (pool_bytes_ + cost > max_bytes_ / 4 || pool_.size() >= 0xfffffffeu) return -1;
+    pool_bytes_ += cost;
+    const auto id = static_cast<uint32_t>(pool_.size() + 1);
+    pool_.emplace(std::move(r), id);
+    return id;
   }
 
   /// Proves the claim at s (the node's board is folded into keep).
@@ -189,17 +218,20 @@ class ProofReplay {
       const int m = black_margin(s);
       return at_least ? m >= b : m <= b;
     }
-    const Key key = key_of(s);
+    const uint64_t pos = position_key(s);
     const int fb = b - past(s);  // the claim on the margin still to come
-    if (auto it = keeps_.find(key); it != keeps_.end())
-      for (const Board& k : it->second) {
-        const auto m = memo_.find(MemoKey{key, k, relevant(s, k)});
-        if (m != memo_.end() && (at_least ? m->second.lo >= fb : m->second.hi <= fb)) {
-          ++st_.hits;
-          keep = k;
-          return true;
-        }
-      }
+    const Board board = keep;
+    Slot* const bk = bucket_of(pos);
+    for (int i = 0; i < kWays; ++i) {
+      const Slot& e = bk[i];
+      if (e.key == 0 || ((e.key - 1) & ((uint64_t{1} << 42) - 1)) != pos) continue;
+      if (at_least ? (e.lo == -128 || e.lo < fb) : (e.hi == 127 || e.hi > fb)) continue;
+      const Board k = keep_of(board, (e.key - 1) >> 42);
+      if (find_rel(relevant(s, k)) != int64_t{e.rel}) continue;
+      ++st_.hits;
+      keep = k;
+      return true;
+    }
     if (moves_.size() <= static_cast<size_t>(ply)) moves_.resize(static_cast<size_t>(ply) + 1);
     auto& ms = moves_[static_cast<size_t>(ply)];
     s.legal_moves(ms);
@@ -243,32 +275,50 @@ class ProofReplay {
         keep[1] &= ck[1];
       }
     }
-    if (ok && st_.nodes - first >= min_work_) {
-      MemoKey mk{key, keep, relevant(s, keep)};
-      auto it = memo_.find(mk);
-      if (it == memo_.end() && bytes_ + entry_bytes(mk) <= max_bytes_) {
-        bytes_ += entry_bytes(mk);
-        auto& ks = keeps_[key];
-        if (std::find(ks.begin(), ks.end(), keep) == ks.end()) ks.push_back(keep);
-        it = memo_.emplace(std::move(mk), Bounds{}).first;
-        ++st_.stored;
-      }
-      if (it != memo_.end()) {
-        if (at_least)
-          it->second.lo = std::max(it->second.lo, fb);
-        else
-          it->second.hi = std::min(it->second.hi, fb);
-      }
-    }
+    if (ok && st_.nodes - first >= min_work_ && fb >= -127 && fb <= 126)
+      store(s, pos, board, keep, at_least, fb, st_.nodes - first);
     return ok;
   }
 
+  /// Adds a proved claim (the margin still to come >= fb, or <= fb) for
+  /// the position `pos` with board `board`, keep `keep`.
+  void store(const S& s, uint64_t pos, const Board& board, const Board& keep, bool at_least, int fb,
+             uint64_t work) {
+    const int64_t rel = intern_rel(relevant(s, keep));
+    if (rel < 0) return;
+    const uint64_t missing = cells((board[0] | board[1]).andnot(keep[0] | keep[1]));
+    const uint64_t key = (pos | missing << 42) + 1;
+    const auto lg = static_cast<uint8_t>(std::bit_width(work));
+    Slot* const bk = bucket_of(pos);
+    Slot* victim = nullptr;
+    for (int i = 0; i < kWays; ++i) {
+      Slot& e = bk[i];
+      if (e.key == key && e.rel == static_cast<uint32_t>(rel)) {
+        victim = &e;
+        break;
+      }
+      if (!victim || (victim->key != 0 && (e.key == 0 || e.work < victim->work))) victim = &e;
+    }
+    if (victim->key != key || victim->rel != static_cast<uint32_t>(rel)) {
+      if (victim->key != 0 && victim->work > lg) return;
+      if (victim->key == 0) ++st_.stored;
+      *victim = Slot{key, static_cast<uint32_t>(rel), -128, 127, lg, 0};
+    }
+    if (at_least)
+      victim->lo = static_cast<int8_t>(std::max<int>(victim->lo == -128 ? -127 : victim->lo, fb));
+    else
+      victim->hi = static_cast<int8_t>(std::min<int>(victim->hi == 127 ? 126 : victim->hi, fb));
+    victim->work = std::max(victim->work, lg);
+  }
+
   SuperkoDfs<S>* oracle_;
+  const HexGeometry* geo_;
   uint64_t max_bytes_;
   uint64_t min_work_;
-  uint64_t bytes_ = 0;
-  std::unordered_map<Key, std::vector<Board>, KeyHash> keeps_;  ///< the keeps stored per key
-  std::unordered_map<MemoKey, Bounds, MemoHash> memo_;
+  std::vector<Slot> slots_;
+  uint64_t bucket_mask_ = 0;
+  std::unordered_map<RelSet, uint32_t, RelHash> pool_;  ///< distinct R_K sets (ids from 1)
+  uint64_t pool_bytes_ = 0;
   std::deque<std::vector<Move>> moves_;  ///< move lists per ply (a deque: growing keeps references)
   Stats st_;
 };

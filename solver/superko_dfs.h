@@ -172,6 +172,7 @@ class SuperkoDfs {
   }
 
   const Stats& stats() const { return st_; }
+  const HexGeometry& geo() const { return *geo_; }
   uint64_t nodes() const { return st_.nodes; }
   uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
   int symmetries() const { return codec_.symmetries(); }
