@@ -127,7 +127,11 @@ std::vector<CommandSpec> solve_commands() {
                            "one found is shown so (a bound), not solved exactly");
              cmd->add_flag("--replay", a->o.replay,
                            "superko: prove the value a second way: play out both bounds' proof "
-                           "trees with whole histories (memo: up to an eighth of --table-mb)");
+                           "trees with whole histories");
+             add_int_option(cmd, "--replay-mb", a->o.replay_mb,
+                            "--replay: memory for its memo of proved claims in MB (default: an "
+                            "eighth of --table-mb)",
+                            uint64_t{1}, uint64_t{1} << 20);
              cmd->add_option("--checkpoint", a->o.checkpoint,
                              "save finished work to FILE (atomically) and resume from it");
              add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,
@@ -196,6 +200,7 @@ std::vector<CommandSpec> solve_commands() {
                if ((o.value_only || o.replay) && (a->method != "superko" || a->pie))
                  throw InputError(std::string(o.replay ? "--replay" : "--value-only") +
                                   ": with --method superko, first moves (not --pie)");
+               if (o.replay_mb && !o.replay) throw InputError("--replay-mb: only with --replay");
                solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
                r.symmetries = symmetries_used(*g, r.symmetries);
                job.pie_setups = a->pie;

@@ -236,8 +236,10 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     std::snprintf(secs, sizeof secs, "%.2f", rp.seconds);
     out << "; " << solver::with_commas(rp.nodes) << " proof nodes, "
         << solver::with_commas(rp.leaves) << " games scored, " << solver::with_commas(rp.hits)
-        << " reused, " << solver::with_commas(rp.stored) << " stored, "
-        << solver::with_commas(rp.oracle_nodes) << " oracle nodes, " << secs << " s\n";
+        << " reused, " << solver::with_commas(rp.stored) << " stored ("
+        << solver::with_commas(rp.sets) << " R_K sets, " << solver::with_commas(rp.dropped)
+        << " not stored), " << solver::with_commas(rp.oracle_nodes) << " oracle nodes, " << secs
+        << " s\n";
   }
   if (json) {
     nlohmann::json j;
@@ -246,7 +248,8 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
       nlohmann::json x{{"done", rp.done},       {"at_least", rp.at_least},
                        {"at_most", rp.at_most}, {"nodes", rp.nodes},
                        {"leaves", rp.leaves},   {"hits", rp.hits},
-                       {"stored", rp.stored},   {"oracle_nodes", rp.oracle_nodes},
+                       {"stored", rp.stored},   {"sets", rp.sets},
+                       {"dropped", rp.dropped}, {"oracle_nodes", rp.oracle_nodes},
                        {"seconds", rp.seconds}};
       if (!rp.note.empty()) x["note"] = rp.note;
       j["replay"] = x;

@@ -61,8 +61,10 @@ struct SolveOptions {
   bool value_only = false;
   /// --method superko: after solving, prove the value a second way by
   /// playing out both bounds' proof trees with whole histories
-  /// (solver/proof_replay.h; its memo takes up to an eighth of table_mb).
+  /// (solver/proof_replay.h).
   bool replay = false;
+  /// The replay memo's budget in MB (0: an eighth of table_mb).
+  uint64_t replay_mb = 0;
   /// The ranks of a distributed run (mpirun), or null for one process.
   /// Under mpirun the dense method runs partitioned (with one rank too).
   Exchange* exchange = nullptr;
@@ -109,6 +111,8 @@ struct SolveReport {
     bool at_least = false;  ///< Black's margin >= the value was proved
     bool at_most = false;   ///< Black's margin <= the value was proved
     uint64_t nodes = 0, leaves = 0, hits = 0, stored = 0, oracle_nodes = 0;
+    uint64_t sets = 0;     ///< distinct R_K sets kept for the stored claims
+    uint64_t dropped = 0;  ///< proved claims not stored (memo full)
     double seconds = 0;
     std::string note;  ///< why it did not run or finish
   } replay;
@@ -696,14 +700,20 @@ void replay_value(SuperkoDfs<S>& d, const S& root, int value2, const SolveOption
                   RunControl& ctl, SolveReport& rep) {
   auto& r = rep.replay;
   const auto t0 = std::chrono::steady_clock::now();
-  ProofReplay<S> p(d, (o.table_mb << 20) / 8, 8);
+  ProofReplay<S> p(d, o.replay_mb ? o.replay_mb << 20 : (o.table_mb << 20) / 8, 8);
+  std::string claim;
   p.tick = [&] {
     if (ctl.stop_requested()) throw OpeningStop{};
+    const auto& st = p.stats();
+    ctl.status("replay: " + claim + ": " + with_commas(st.nodes) + " proof nodes, " +
+               with_commas(st.stored) + " claims stored, " + with_commas(st.sets) + " R_K sets");
   };
   try {
-    ctl.status("replay: Black's margin >= " + margin_text(value2));
+    claim = "Black's margin >= " + margin_text(value2);
+    ctl.status("replay: " + claim);
     r.at_least = p.prove(root, true, value2);
-    ctl.status("replay: Black's margin <= " + margin_text(value2));
+    claim = "Black's margin <= " + margin_text(value2);
+    ctl.status("replay: " + claim);
     r.at_most = p.prove(root, false, value2);
     r.done = true;
   } catch (const SuperkoNodeLimit&) {
@@ -717,6 +727,8 @@ void replay_value(SuperkoDfs<S>& d, const S& root, int value2, const SolveOption
   r.hits = st.hits;
   r.stored = st.stored;
   r.oracle_nodes = st.oracle_nodes;
+  r.sets = st.sets;
+  r.dropped = st.pool_full + st.kept_out;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

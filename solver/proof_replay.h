@@ -11,8 +11,8 @@
 // nodes, every legal move at White's), "at most b" by White.
 //
 // Transpositions. A proved claim is reused at another node only under a
-// condition checked with exact sets (no digests, no symmetry): same board,
-// side to move and play state, and the same set
+// condition checked with exact sets (no digests): same board, side to move
+// and play state, and the same set
 // R_K(H) = {(c, X): X a board of c's history, X[c] a strict superset of
 // K[c]}, where K is the stones present at every node the proof relied on
 // (the nodes of the proof tree below: the prover's chosen child only, the
@@ -24,6 +24,16 @@
 // legal moves under both histories and the proof carries over. This is the
 // argument of superko_dfs.h, checked here by separate code over exact sets
 // instead of 45-bit digests and on the proof tree only.
+//
+// Symmetry. If the game is invariant under a board symmetry g, a proof at
+// a node with history H maps move by move to a proof at its image with
+// history g(H). So a claim is stored in the frame of the symmetry that makes
+// its position smallest, with its keep and R_K mapped by the same symmetry,
+// and a node looks it up in its own such frame; the symmetries used are the
+// oracle's (all 12 if it uses them) or a list given by the caller.
+//
+// At the prover's nodes a child whose claim the memo already holds is
+// taken before the oracle's move (no proof tree below it to play out).
 #pragma once
 
 #include <algorithm>
@@ -35,13 +45,13 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <tuple>
-#include <unordered_map>
+#include <stdexcept>
 #include <vector>
 
 #include "model/common/bitboard.h"
 #include "model/common/errors.h"
 #include "model/common/game.h"
+#include "model/common/hex.h"
 #include "solver/superko_dfs.h"
 
 namespace loom::solver {
@@ -73,20 +83,67 @@ class ProofReplay {
     uint64_t hits = 0;          ///< claims reused from the memo
     uint64_t stored = 0;        ///< memo entries (each: proved bounds under one key)
     uint64_t oracle_nodes = 0;  ///< nodes the superko search spent answering
+    uint64_t sets = 0;          ///< distinct R_K sets in the pool
+    uint64_t pool_full = 0;     ///< claims not stored: the pool of R_K sets was full
+    uint64_t kept_out = 0;      ///< claims not stored: the bucket held costlier ones
   };
 
   /// `oracle` is a superko search over the same game (its table is reused
   /// when warm); the memo stops growing at about `max_bytes`, and keeps
   /// only claims whose proof took at least `min_work` nodes (most nodes sit
   /// next to the leaves, where proving again is cheaper than storing).
+  /// Claims are shared between the images of a position under
+  /// `symmetries` (board symmetries under which the game is invariant; by
+  /// default all 12 if the oracle uses symmetry, else none).
   explicit ProofReplay(SuperkoDfs<S>& oracle, uint64_t max_bytes = uint64_t{1} << 30,
-                       uint64_t min_work = 1)
-      : oracle_(&oracle), geo_(&oracle.geo()), max_bytes_(max_bytes), min_work_(min_work) {
+                       uint64_t min_work = 1, std::vector<int> symmetries = {})
+      : oracle_(&oracle), geo_(&oracle.geo()), min_work_(min_work) {
     if (geo_->num_sites() > 19) throw InputError("--replay: boards of at most 19 cells");
     const uint64_t buckets =
-        std::bit_floor(std::max<uint64_t>(max_bytes / 4 * 3 / (sizeof(Slot) * kWays), 1));
+        std::bit_floor(std::max<uint64_t>(max_bytes / 4 / (sizeof(Slot) * kWays), 1));
     bucket_mask_ = buckets - 1;
     slots_.assign(buckets * kWays, Slot{});
+    // The pool of R_K sets: an eighth of its budget for the index (at most
+    // half full), the rest for the sets' elements and their offsets.
+    const uint64_t pool = max_bytes / 4 * 3;
+    index_.assign(std::bit_floor(std::max<uint64_t>(pool / 8 / sizeof(uint64_t), 2)), 0);
+    elems_budget_ = std::max<uint64_t>(pool / 8 * 7 / sizeof(uint64_t), 16);
+    elems_.reserve(elems_budget_);
+    starts_.reserve(index_.size() / 2 + 1);
+    if (symmetries.empty())
+      for (int g = 0; g < (oracle.symmetries() > 1 ? kNumSymmetries : 1); ++g)
+        symmetries.push_back(g);
+    if (symmetries.front() != 0) symmetries.insert(symmetries.begin(), 0);
+    if (symmetries.size() > size_t{kNumSymmetries} ||
+        std::any_of(symmetries.begin(), symmetries.end(),
+                    [](int g) { return g < 0 || g >= kNumSymmetries; }))
+      throw std::invalid_argument("ProofReplay: symmetries are 0-11, each once");
+    nsym_ = static_cast<int>(symmetries.size());
+    for (int j = 0; j < nsym_; ++j) syms_[j] = symmetries[static_cast<size_t>(j)];
+    for (int g = 0; g < kNumSymmetries; ++g)
+      for (int part = 0; part < 3; ++part)
+        for (uint32_t bits = 0; bits < 128; ++bits) {
+          uint32_t m = 0;
+          for (int i = 0; i < 7; ++i) {
+            const int cell = part * 7 + i;
+            if ((bits >> i & 1) && cell < geo_->num_sites())
+              m |= uint32_t{1} << geo_->compact(geo_->map_site(g, geo_->site_of_compact(cell)));
+          }
+          image_[g][part][bits] = m;
+        }
+    for (int g = 0; g < kNumSymmetries; ++g) inverse_[g] = HexGeometry::inverse(g);
+    if (geo_->slots() > 32) throw InputError("--replay: boards of at most 32 padded slots");
+    for (int g = 0; g < kNumSymmetries; ++g)
+      for (int part = 0; part < 4; ++part)
+        for (uint32_t bits = 0; bits < 256; ++bits) {
+          uint32_t m = 0;
+          for (int i = 0; i < 8; ++i) {
+            const int site = part * 8 + i;
+            if ((bits >> i & 1) && geo_->is_site(site))
+              m |= uint32_t{1} << geo_->compact(geo_->map_site(g, site));
+          }
+          padded_[g][part][bits] = m;
+        }
   }
 
   /// Whether Black's final margin (half points) from `root` is at least
@@ -95,10 +152,13 @@ class ProofReplay {
   bool prove(const S& root, bool at_least, int b) {
     S s = root;
     Board keep;
-    const uint64_t before = oracle_->nodes();
-    const bool ok = claim(s, at_least, b, keep, 0);
-    st_.oracle_nodes += oracle_->nodes() - before;
-    return ok;
+    // The oracle's work is counted even when a tick throws.
+    struct Count {
+      ProofReplay* r;
+      uint64_t before;
+      ~Count() { r->st_.oracle_nodes += r->oracle_->nodes() - before; }
+    } count{this, oracle_->nodes()};
+    return claim(s, at_least, b, keep, 0);
   }
 
   const Stats& stats() const { return st_; }
@@ -112,54 +172,115 @@ class ProofReplay {
   static int past(const S& s) {
     return 2 * (s.prisoners(Color::kBlack) - s.prisoners(Color::kWhite));
   }
-
-  /// R_K: the history boards of each colour c whose c-stones strictly
-  /// contain keep[c], sorted (colour first).
-  static std::vector<std::pair<int, Board>> relevant(const S& s, const Board& keep) {
-    std::vector<std::pair<int, Board>> r;
-    for (Color c : {Color::kBlack, Color::kWhite}) {
-      const int i = c == Color::kBlack ? 0 : 1;
-      for (const auto& e : s.history(c)) {
-        const Board& h = history_board(e);
-        const Bitboard<1>& x = h[static_cast<size_t>(i)];
-        const Bitboard<1>& k = keep[static_cast<size_t>(i)];
-        if (x != k && k.andnot(x).none()) r.emplace_back(i, h);
-      }
-    }
-    auto less = [](const std::pair<int, Board>& a, const std::pair<int, Board>& b) {
-      return std::tie(a.first, a.second[0].w[0], a.second[1].w[0]) <
-             std::tie(b.first, b.second[0].w[0], b.second[1].w[0]);
-    };
-    std::sort(r.begin(), r.end(), less);
-    r.erase(std::unique(r.begin(), r.end()), r.end());
-    return r;
-  }
-
-  using RelSet = std::vector<std::pair<int, Board>>;
   static uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
   }
-  struct RelHash {
-    size_t operator()(const RelSet& r) const {
-      uint64_t h = 0x9e3779b97f4a7c15ull;
-      for (const auto& [c, x] : r)
-        h = mix(h ^ (x[0].w[0] * 6 + x[1].w[0] * 2 + static_cast<uint64_t>(c)));
-      return static_cast<size_t>(h);
-    }
+
+  /// The cells of a board over the compact indices, and their image under
+  /// symmetry g.
+  uint64_t cells(Bitboard<1> b, int g = 0) const {
+    const uint64_t w = b.w[0];
+    const auto& t = padded_[g];
+    return t[0][w & 255] | t[1][w >> 8 & 255] | t[2][w >> 16 & 255] | t[3][w >> 24 & 255];
+  }
+  uint64_t image(int g, uint64_t m) const {
+    return image_[g][0][m & 127] | image_[g][1][m >> 7 & 127] | image_[g][2][m >> 14 & 127];
+  }
+
+  /// A node's place in the memo: its position (both colours' cells, play
+  /// state and side to move; claims are on the margin still to come, so
+  /// prisoners taken before the node do not matter) in the frame of the
+  /// symmetry g that makes it smallest (the first such g).
+  struct Frame {
+    uint64_t pos = 0;  ///< bits 0-41
+    int g = 0;
+    uint64_t bucket = 0;  ///< the bucket: a hash of pos
   };
+  Frame frame_of(const S& s) const {
+    const uint64_t b = cells(s.stones(Color::kBlack)), w = cells(s.stones(Color::kWhite));
+    const uint64_t state = s.play_state() * 2 + (s.to_move() == Color::kWhite ? 1u : 0u);
+    Frame f{b | w << 19, 0};
+    for (int j = 1; j < nsym_; ++j) {
+      const int g = syms_[j];
+      const uint64_t k = image(g, b) | image(g, w) << 19;
+      if (k < f.pos) f = {k, g};
+    }
+    f.pos |= state << 38;
+    f.bucket = mix(f.pos) & bucket_mask_;
+    return f;
+  }
+
+  /// R_K in frame g: the history boards X of each colour c whose c-stones
+  /// strictly contain keep[c], each packed as colour (bit 38), white cells
+  /// (bits 19-37) and black cells (bits 0-18) after g, sorted, in rel_.
+  void relevant(const S& s, const Board& keep, int g) {
+    rel_.clear();
+    for (Color c : {Color::kBlack, Color::kWhite}) {
+      const int i = c == Color::kBlack ? 0 : 1;
+      const Bitboard<1>& k = keep[static_cast<size_t>(i)];
+      for (const auto& e : s.history(c)) {
+        const Board& h = history_board(e);
+        const Bitboard<1>& x = h[static_cast<size_t>(i)];
+        if (x != k && k.andnot(x).none())
+          rel_.push_back(uint64_t(i) << 38 | cells(h[1], g) << 19 | cells(h[0], g));
+      }
+    }
+    std::sort(rel_.begin(), rel_.end());
+    rel_.erase(std::unique(rel_.begin(), rel_.end()), rel_.end());
+  }
+
+  /// The pool of distinct R_K sets: set i (from 1) is
+  /// elems_[starts_[i-1], starts_[i]) (starts_[0] = 0); index_ is an open
+  /// addressing table of (hash high half << 32 | id), 0 empty.
+  uint64_t hash_rel() const {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ rel_.size();
+    for (uint64_t x : rel_) h = mix(h ^ x);
+    return h;
+  }
+  bool same_rel(uint32_t id) const {
+    const uint64_t a = starts_[id - 1], n = starts_[id] - a;
+    return n == rel_.size() &&
+           std::equal(rel_.begin(), rel_.end(), elems_.begin() + static_cast<std::ptrdiff_t>(a));
+  }
+  /// The pool index of rel_ (0: the empty set; -1: not in the pool, and
+  /// `slot` is where it would go).
+  int64_t find_rel(uint64_t& slot) const {
+    if (rel_.empty()) return 0;
+    const uint64_t h = hash_rel(), mask = index_.size() - 1;
+    for (slot = h & mask;; slot = (slot + 1) & mask) {
+      const uint64_t e = index_[slot];
+      if (e == 0) return -1;
+      const auto id = static_cast<uint32_t>(e);
+      if ((e >> 32) == (h >> 32) && same_rel(id)) return id;
+    }
+  }
+  /// The pool index of rel_, added if missing (-1: the pool is full).
+  int64_t intern_rel() {
+    uint64_t slot = 0;
+    if (const int64_t id = find_rel(slot); id >= 0) return id;
+    if (2 * (starts_.size() + 1) > index_.size() || elems_.size() + rel_.size() > elems_budget_ ||
+        starts_.size() >= 0xfffffffeu)
+      return -1;
+    elems_.insert(elems_.end(), rel_.begin(), rel_.end());
+    starts_.push_back(elems_.size());
+    const auto id = static_cast<uint32_t>(starts_.size() - 1);
+    index_[slot] = (hash_rel() >> 32) << 32 | id;
+    ++st_.sets;
+    return id;
+  }
 
   /// The memo: buckets of kWays 16-byte slots. A slot's exact key packs
-  /// both colours' stones and the play state with side to move (the
-  /// position; claims are on the margin still to come, so prisoners taken
-  /// before the node do not matter) and the cells of the board missing
-  /// from the keep K, all over the compact cell indices; R_K is the index
-  /// of its exact set in a pool of distinct sets (0: the empty set). The
-  /// bucket depends on the position only, so every keep stored for it is
-  /// in one bucket. Bounds: the margin still to come >= lo, <= hi.
-  static constexpr int kWays = 8;
-  static constexpr uint64_t kCells = (uint64_t{1} << 19) - 1;
+  /// the position in its frame (Frame::pos) and the cells of the board
+  /// missing from the keep K (bits 42-60, in the frame); R_K is the index
+  /// of its exact set (in the frame) in the pool. The bucket depends on the
+  /// position only, so every keep stored for it is in one bucket (spreading
+  /// a position's claims over buckets by R_B, which every lookup knows,
+  /// stored four times as many claims but took 32.3 M proof nodes instead
+  /// of 19.0 M five stones into side 3). Bounds: the margin still to come
+  /// >= lo, <= hi.
+  static constexpr int kWays = 16;
   struct Slot {
     uint64_t key = 0;  ///< packed key + 1 (0: empty)
     uint32_t rel = 0;
@@ -169,43 +290,42 @@ class ProofReplay {
   };
   static_assert(sizeof(Slot) == 16);
 
-  uint64_t cells(Bitboard<1> b) const {
-    uint64_t m = 0;
-    b.for_each([&](int site) { m |= uint64_t{1} << geo_->compact(site); });
-    return m;
-  }
-  /// The position part of a slot key (bits 0-41).
-  uint64_t position_key(const S& s) const {
-    const uint64_t state = s.play_state() * 2 + (s.to_move() == Color::kWhite ? 1u : 0u);
-    return cells(s.stones(Color::kBlack)) | cells(s.stones(Color::kWhite)) << 19 | state << 38;
-  }
-  Slot* bucket_of(uint64_t pos) { return &slots_[(mix(pos) & bucket_mask_) * kWays]; }
-  /// The keep a slot's missing-cells mask stands for at board `b`.
-  Board keep_of(const Board& b, uint64_t missing) const {
+  Slot* bucket_of(const Frame& f) { return &slots_[f.bucket * kWays]; }
+  /// The keep a slot's missing-cells mask (in frame g) stands for at board b.
+  Board keep_of(const Board& b, uint64_t missing, int g) const {
     Board k = b;
-    for (; missing; missing &= missing - 1) {
-      const int site = geo_->site_of_compact(std::countr_zero(missing));
+    for (uint64_t m = image(inverse_[g], missing); m; m &= m - 1) {
+      const int site = geo_->site_of_compact(std::countr_zero(m));
       k[0].reset(site);
       k[1].reset(site);
     }
     return k;
   }
-  /// The pool index of a set, or -1 if it is not in the pool.
-  int64_t find_rel(const RelSet& r) const {
-    if (r.empty()) return 0;
-    const auto it = pool_.find(r);
-    return it == pool_.end() ? -1 : it->second;
-  }
-  /// The pool index of a set, added if missing (-1: the pool is full).
-  int64_t intern_rel(RelSet&& r) {
-    if (r.empty()) return 0;
-    if (const auto it = pool_.find(r); it != pool_.end()) return it->second;
-    const uint64_t cost = 96 + r.size() * sizeof(r[0]);
-    if (pool_bytes_ + cost > max_bytes_ / 4 || pool_.size() >= 0xfffffffeu) return -1;
-    pool_bytes_ += cost;
-    const auto id = static_cast<uint32_t>(pool_.size() + 1);
-    pool_.emplace(std::move(r), id);
-    return id;
+
+  /// Whether the memo proves the claim (the margin still to come >= fb or
+  /// <= fb) at s; if so keep is the entry's keep.
+  bool memo_proves(const S& s, const Frame& f, bool at_least, int fb, Board& keep) {
+    const Board board = board_of(s);
+    const Slot* const bk = bucket_of(f);
+    uint64_t last_missing = ~uint64_t{0};  // R_K's pool index for the last keep tried
+    int64_t last_rel = -1;
+    for (int i = 0; i < kWays; ++i) {
+      const Slot& e = bk[i];
+      if (e.key == 0 || ((e.key - 1) & ((uint64_t{1} << 42) - 1)) != f.pos) continue;
+      if (at_least ? (e.lo == -128 || e.lo < fb) : (e.hi == 127 || e.hi > fb)) continue;
+      const uint64_t missing = (e.key - 1) >> 42;
+      const Board k = keep_of(board, missing, f.g);
+      if (missing != last_missing) {
+        relevant(s, k, f.g);
+        uint64_t slot = 0;
+        last_rel = find_rel(slot);
+        last_missing = missing;
+      }
+      if (last_rel != int64_t{e.rel}) continue;
+      keep = k;
+      return true;
+    }
+    return false;
   }
 
   /// Proves the claim at s (the node's board is folded into keep).
@@ -218,18 +338,11 @@ class ProofReplay {
       const int m = black_margin(s);
       return at_least ? m >= b : m <= b;
     }
-    const uint64_t pos = position_key(s);
+    const Frame f = frame_of(s);
     const int fb = b - past(s);  // the claim on the margin still to come
     const Board board = keep;
-    Slot* const bk = bucket_of(pos);
-    for (int i = 0; i < kWays; ++i) {
-      const Slot& e = bk[i];
-      if (e.key == 0 || ((e.key - 1) & ((uint64_t{1} << 42) - 1)) != pos) continue;
-      if (at_least ? (e.lo == -128 || e.lo < fb) : (e.hi == 127 || e.hi > fb)) continue;
-      const Board k = keep_of(board, (e.key - 1) >> 42);
-      if (find_rel(relevant(s, k)) != int64_t{e.rel}) continue;
+    if (memo_proves(s, f, at_least, fb, keep)) {
       ++st_.hits;
-      keep = k;
       return true;
     }
     if (moves_.size() <= static_cast<size_t>(ply)) moves_.resize(static_cast<size_t>(ply) + 1);
@@ -240,11 +353,32 @@ class ProofReplay {
     const bool prover = (s.to_move() == Color::kBlack) == at_least;
     bool ok = true;
     if (prover) {
-      // The oracle's move first, then any other the oracle says holds.
+      ok = false;
+      // A child the memo already proves, if any (no proof tree below it).
+      for (const Move& m : ms) {
+        s.apply(m, u);
+        bool known = false;
+        const bool leaf = s.is_terminal();
+        if (leaf) {
+          ck = board_of(s);
+          known = at_least ? black_margin(s) >= b : black_margin(s) <= b;
+        } else {
+          known = memo_proves(s, frame_of(s), at_least, b - past(s), ck);
+        }
+        s.undo(m, u);
+        if (known) {
+          ++st_.nodes;
+          ++(leaf ? st_.leaves : st_.hits);
+          keep[0] &= ck[0];
+          keep[1] &= ck[1];
+          ok = true;
+          break;
+        }
+      }
+      // Else the oracle's move first, then any other the oracle says holds.
       const int t = s.to_move() == Color::kBlack ? 1 : -1;
       const int beta = t * (b - past(s));  // the mover's future value needed
-      ok = false;
-      if (oracle_->test(s, beta) >= beta) {
+      if (!ok && oracle_->test(s, beta) >= beta) {
         if (const auto m = oracle_->stored_move(s)) {
           const auto i = std::find(ms.begin(), ms.end(), *m);
           if (i != ms.end()) std::rotate(ms.begin(), i, i + 1);
@@ -276,20 +410,24 @@ class ProofReplay {
       }
     }
     if (ok && st_.nodes - first >= min_work_ && fb >= -127 && fb <= 126)
-      store(s, pos, board, keep, at_least, fb, st_.nodes - first);
+      store(s, f, board, keep, at_least, fb, st_.nodes - first);
     return ok;
   }
 
   /// Adds a proved claim (the margin still to come >= fb, or <= fb) for
-  /// the position `pos` with board `board`, keep `keep`.
-  void store(const S& s, uint64_t pos, const Board& board, const Board& keep, bool at_least, int fb,
-             uint64_t work) {
-    const int64_t rel = intern_rel(relevant(s, keep));
-    if (rel < 0) return;
-    const uint64_t missing = cells((board[0] | board[1]).andnot(keep[0] | keep[1]));
-    const uint64_t key = (pos | missing << 42) + 1;
+  /// the node s in frame f, with board `board` and keep `keep`.
+  void store(const S& s, const Frame& f, const Board& board, const Board& keep, bool at_least,
+             int fb, uint64_t work) {
+    relevant(s, keep, f.g);
+    const int64_t rel = intern_rel();
+    if (rel < 0) {
+      ++st_.pool_full;
+      return;
+    }
+    const uint64_t missing = image(f.g, cells((board[0] | board[1]).andnot(keep[0] | keep[1])));
+    const uint64_t key = (f.pos | missing << 42) + 1;
     const auto lg = static_cast<uint8_t>(std::bit_width(work));
-    Slot* const bk = bucket_of(pos);
+    Slot* const bk = bucket_of(f);
     Slot* victim = nullptr;
     for (int i = 0; i < kWays; ++i) {
       Slot& e = bk[i];
@@ -300,7 +438,10 @@ class ProofReplay {
       if (!victim || (victim->key != 0 && (e.key == 0 || e.work < victim->work))) victim = &e;
     }
     if (victim->key != key || victim->rel != static_cast<uint32_t>(rel)) {
-      if (victim->key != 0 && victim->work > lg) return;
+      if (victim->key != 0 && victim->work > lg) {
+        ++st_.kept_out;
+        return;
+      }
       if (victim->key == 0) ++st_.stored;
       *victim = Slot{key, static_cast<uint32_t>(rel), -128, 127, lg, 0};
     }
@@ -313,12 +454,20 @@ class ProofReplay {
 
   SuperkoDfs<S>* oracle_;
   const HexGeometry* geo_;
-  uint64_t max_bytes_;
   uint64_t min_work_;
+  int nsym_ = 1;
+  std::array<int, kNumSymmetries> syms_{};  ///< the symmetries used (syms_[0] = 0)
+  std::array<std::array<std::array<uint32_t, 128>, 3>, kNumSymmetries> image_{};
+  std::array<int, kNumSymmetries> inverse_{};
+  /// A board's padded bits, byte by byte, to its compact cells after g.
+  std::array<std::array<std::array<uint32_t, 256>, 4>, kNumSymmetries> padded_{};
   std::vector<Slot> slots_;
   uint64_t bucket_mask_ = 0;
-  std::unordered_map<RelSet, uint32_t, RelHash> pool_;  ///< distinct R_K sets (ids from 1)
-  uint64_t pool_bytes_ = 0;
+  std::vector<uint64_t> rel_;  ///< the R_K set being looked up or stored
+  std::vector<uint64_t> elems_;
+  std::vector<uint64_t> starts_{0};
+  std::vector<uint64_t> index_;
+  uint64_t elems_budget_ = 0;
   std::deque<std::vector<Move>> moves_;  ///< move lists per ply (a deque: growing keeps references)
   Stats st_;
 };

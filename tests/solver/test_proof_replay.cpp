@@ -48,7 +48,22 @@ TEST_CASE("proof replay: every ko-toy position within 10 plies, both bounds, not
   for (int shape = 0; shape < 2; ++shape) {
     const KoToy start = shape == 0 ? KoToy{"a1", "b1", "b2"} : KoToy{"a2", "b2", "c2"};
     solver::SuperkoDfs<KoToy> d(start, {uint64_t{1} << 20, 0, false, {}});
-    solver::ProofReplay<KoToy> r(d);
+    // Each shape is invariant under some of the board's symmetries (the
+    // line a2-b2-c2 under four, the triangle under a reflection), so claims
+    // are shared between images, histories mapped too.
+    const auto& geo = HexGeometry::get(2);
+    Bitboard<1> cells;
+    for (const char* c : shape == 0 ? std::vector<const char*>{"a1", "b1", "b2"}
+                                    : std::vector<const char*>{"a2", "b2", "c2"})
+      cells.set(*geo.parse(c));
+    std::vector<int> syms;
+    for (int g = 0; g < kNumSymmetries; ++g) {
+      bool fixed = true;
+      cells.for_each([&](int site) { fixed = fixed && cells.test(geo.map_site(g, site)); });
+      if (fixed) syms.push_back(g);
+    }
+    CHECK(syms.size() == (shape == 0 ? 2u : 4u));
+    solver::ProofReplay<KoToy> r(d, uint64_t{1} << 30, 1, syms);
     int checked = 0;
     std::function<void(KoToy&, int)> walk = [&](KoToy& s, int depth) {
       if (s.is_terminal()) return;
@@ -84,5 +99,36 @@ TEST_CASE("proof replay: Fiodar side 2 from the start and side 3 after ten plies
     INFO("side " << size << " after " << record);
     check_replay(d, r, s);
     CHECK(r.stats().leaves > 0);
+  }
+}
+
+TEST_CASE("proof replay: a claim proved once holds for every symmetric image of the line",
+          "[solver][fiodar][superko][replay]") {
+  // Fiodar is invariant under the 12 symmetries of the board: after one
+  // proof, the image of the same game under any symmetry is a memo hit at
+  // its root (the image's history is the image of the history).
+  using S = fiodar::State<1>;
+  testing::FiodarBoard<1> b(3);
+  const auto& geo = HexGeometry::get(3);
+  const std::vector<std::string> record = {"c3", "b2", "b3", "c2", "d3",
+                                           "d2", "b1", "e3", "d4", "c4"};
+  auto image = [&](int g) {
+    std::string r;
+    for (const auto& m : record)
+      r += (r.empty() ? "" : " ") + geo.name(geo.map_site(g, *geo.parse(m)));
+    return b.play(r);
+  };
+  const S s = image(0);
+  solver::SuperkoDfs<S> d(s, {uint64_t{64} << 20, 0, true, {}});
+  solver::ProofReplay<S> r(d);
+  const int v = black_margin(d, s);
+  REQUIRE(r.prove(s, true, v));
+  for (int g = 1; g < kNumSymmetries; ++g) {
+    INFO("symmetry " << g);
+    const uint64_t nodes = r.stats().nodes, hits = r.stats().hits;
+    CHECK(r.prove(image(g), true, v));
+    CHECK(r.stats().nodes == nodes + 1);
+    CHECK(r.stats().hits == hits + 1);
+    CHECK_FALSE(r.prove(image(g), true, v + 1));
   }
 }

@@ -460,10 +460,14 @@ TEST_CASE(
   // --replay: the value proved again from both sides by playing out the
   // proof trees (solver/proof_replay.h), reported in text and JSON.
   auto rp = run({"solve", "fiodar", "--size", "3", "--record", "c3 b2 b3 c2 d3 d2 b1 e3 d4 c4",
-                 "--method", "superko", "--table-mb", "16", "--value-only", "--replay", "--json"});
+                 "--method", "superko", "--table-mb", "16", "--value-only", "--replay",
+                 "--replay-mb", "4", "--json"});
   REQUIRE(rp.code == 0);
   const json x = last_json(rp.out)["replay"];
   CHECK(x["done"] == true);
+  CHECK(x["stored"].get<uint64_t>() > 0);
+  CHECK(x["sets"].get<uint64_t>() > 0);
+  CHECK(x["dropped"].get<uint64_t>() < x["stored"].get<uint64_t>());
   CHECK(x["at_least"] == true);
   CHECK(x["at_most"] == true);
   CHECK(x["nodes"].get<uint64_t>() > x["leaves"].get<uint64_t>());
@@ -479,6 +483,9 @@ TEST_CASE(
   // Only the superko method over first moves.
   for (const auto& bad : std::vector<std::vector<std::string>>{
            {"solve", "fiodar", "--size", "2", "--replay"},
+           {"solve", "fiodar", "--size", "2", "--method", "superko", "--replay-mb", "64"},
+           {"solve", "fiodar", "--size", "2", "--method", "superko", "--replay", "--replay-mb",
+            "0"},
            {"solve", "fiodar", "--size", "2", "--method", "superko", "--pie", "--replay"},
            {"solve", "fiodar", "--size", "2", "--value-only"},
            {"solve", "fiodar", "--size", "2", "--method", "dfs", "--value-only"},
