@@ -25,6 +25,21 @@
 // argument of superko_dfs.h, checked here by separate code over exact sets
 // instead of 45-bit digests and on the proof tree only.
 //
+// Most proofs are reused under a weaker condition. If superko refused no
+// placement at any opponent's node of the proof (Fiodar's superko rarely
+// refuses anything), the claim proved under H holds under every H2 whose
+// R'_K(H2) is a subset of R'_K(H), where R'_K keeps only the boards of R_K
+// that also hold K[c'] for the other colour c'. Every move the proof plays
+// gives a node of the proof, whose board holds K (both colours), and it was
+// legal under H: were its board in H2 it would be in R'_K(H2), so in H. So
+// the prover's chosen moves stay legal, and the opponent's legal moves stay
+// legal; the opponent gains none, since superko refused none under H. The
+// flag "refused" travels up with the keep (an entry reused inside passes
+// its own up); a refused proof is stored with R_K and reused only where R_K
+// is the same, as above. An entry reused inside a proof reused this way
+// still holds: its own condition follows from the proof's, since its keep
+// contains K.
+//
 // Symmetry. If the game is invariant under a board symmetry g, a proof at
 // a node with history H maps move by move to a proof at its image with
 // history g(H). So a claim is stored in the frame of the symmetry that makes
@@ -69,6 +84,7 @@ const std::array<Bitboard<1>, 2>& history_board(const E& e) {
 template <class S>
 concept HistoryGame = SuperkoGame<S> && requires(const S& s, Color c) {
   { history_board(*s.history(c).begin()) } -> std::convertible_to<std::array<Bitboard<1>, 2>>;
+  { s.superko_refuses() } -> std::convertible_to<bool>;
 };
 
 template <HistoryGame S>
@@ -152,13 +168,14 @@ class ProofReplay {
   bool prove(const S& root, bool at_least, int b) {
     S s = root;
     Board keep;
+    bool refused = false;
     // The oracle's work is counted even when a tick throws.
     struct Count {
       ProofReplay* r;
       uint64_t before;
       ~Count() { r->st_.oracle_nodes += r->oracle_->nodes() - before; }
     } count{this, oracle_->nodes()};
-    return claim(s, at_least, b, keep, 0);
+    return claim(s, at_least, b, keep, refused, 0);
   }
 
   const Stats& stats() const { return st_; }
@@ -215,15 +232,18 @@ class ProofReplay {
   /// R_K in frame g: the history boards X of each colour c whose c-stones
   /// strictly contain keep[c], each packed as colour (bit 38), white cells
   /// (bits 19-37) and black cells (bits 0-18) after g, sorted, in rel_.
-  void relevant(const S& s, const Board& keep, int g) {
+  /// With `whole`, R'_K: only the X that also hold the other colour's keep.
+  void relevant(const S& s, const Board& keep, int g, bool whole) {
     rel_.clear();
     for (Color c : {Color::kBlack, Color::kWhite}) {
       const int i = c == Color::kBlack ? 0 : 1;
       const Bitboard<1>& k = keep[static_cast<size_t>(i)];
+      const Bitboard<1>& ko = keep[static_cast<size_t>(1 - i)];
       for (const auto& e : s.history(c)) {
         const Board& h = history_board(e);
         const Bitboard<1>& x = h[static_cast<size_t>(i)];
-        if (x != k && k.andnot(x).none())
+        if (x != k && k.andnot(x).none() &&
+            (!whole || ko.andnot(h[static_cast<size_t>(1 - i)]).none()))
           rel_.push_back(uint64_t(i) << 38 | cells(h[1], g) << 19 | cells(h[0], g));
       }
     }
@@ -238,6 +258,13 @@ class ProofReplay {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ rel_.size();
     for (uint64_t x : rel_) h = mix(h ^ x);
     return h;
+  }
+  /// Whether rel_ is a subset of pool set id (both sorted).
+  bool rel_within(uint32_t id) const {
+    if (id == 0) return rel_.empty();
+    const auto a = elems_.begin() + static_cast<std::ptrdiff_t>(starts_[id - 1]);
+    const auto z = elems_.begin() + static_cast<std::ptrdiff_t>(starts_[id]);
+    return std::includes(a, z, rel_.begin(), rel_.end());
   }
   bool same_rel(uint32_t id) const {
     const uint64_t a = starts_[id - 1], n = starts_[id] - a;
@@ -286,7 +313,7 @@ class ProofReplay {
     uint32_t rel = 0;
     int8_t lo = -128, hi = 127;  ///< -128 / 127: none
     uint8_t work = 0;            ///< log2 of the proof's nodes (replacement)
-    uint8_t pad = 0;
+    uint8_t exact = 0;           ///< 1: rel is R_K (match it exactly); 0: R'_K (hold it)
   };
   static_assert(sizeof(Slot) == 16);
 
@@ -303,36 +330,39 @@ class ProofReplay {
   }
 
   /// Whether the memo proves the claim (the margin still to come >= fb or
-  /// <= fb) at s; if so keep is the entry's keep.
-  bool memo_proves(const S& s, const Frame& f, bool at_least, int fb, Board& keep) {
+  /// <= fb) at s; if so keep and refused are the entry's.
+  bool memo_proves(const S& s, const Frame& f, bool at_least, int fb, Board& keep, bool& refused) {
     const Board board = board_of(s);
     const Slot* const bk = bucket_of(f);
-    uint64_t last_missing = ~uint64_t{0};  // R_K's pool index for the last keep tried
-    int64_t last_rel = -1;
+    uint64_t last = ~uint64_t{0};  // the last keep and kind whose set is in rel_
+    int64_t last_rel = -1;         // its pool index (exact kind)
     for (int i = 0; i < kWays; ++i) {
       const Slot& e = bk[i];
       if (e.key == 0 || ((e.key - 1) & ((uint64_t{1} << 42) - 1)) != f.pos) continue;
       if (at_least ? (e.lo == -128 || e.lo < fb) : (e.hi == 127 || e.hi > fb)) continue;
       const uint64_t missing = (e.key - 1) >> 42;
       const Board k = keep_of(board, missing, f.g);
-      if (missing != last_missing) {
-        relevant(s, k, f.g);
+      if ((missing << 1 | e.exact) != last) {
+        relevant(s, k, f.g, !e.exact);
         uint64_t slot = 0;
-        last_rel = find_rel(slot);
-        last_missing = missing;
+        if (e.exact) last_rel = find_rel(slot);
+        last = missing << 1 | e.exact;
       }
-      if (last_rel != int64_t{e.rel}) continue;
+      if (e.exact ? last_rel != int64_t{e.rel} : !rel_within(e.rel)) continue;
       keep = k;
+      refused = e.exact != 0;
       return true;
     }
     return false;
   }
 
-  /// Proves the claim at s (the node's board is folded into keep).
-  bool claim(S& s, bool at_least, int b, Board& keep, int ply) {
+  /// Proves the claim at s (the node's board is folded into keep; refused:
+  /// superko refused a placement at an opponent's node of the proof).
+  bool claim(S& s, bool at_least, int b, Board& keep, bool& refused, int ply) {
     const uint64_t first = st_.nodes++;
     if ((first & ((1u << 20) - 1)) == 0 && tick) tick();
     keep = board_of(s);
+    refused = false;
     if (s.is_terminal()) {
       ++st_.leaves;
       const int m = black_margin(s);
@@ -341,7 +371,7 @@ class ProofReplay {
     const Frame f = frame_of(s);
     const int fb = b - past(s);  // the claim on the margin still to come
     const Board board = keep;
-    if (memo_proves(s, f, at_least, fb, keep)) {
+    if (memo_proves(s, f, at_least, fb, keep, refused)) {
       ++st_.hits;
       return true;
     }
@@ -350,6 +380,7 @@ class ProofReplay {
     s.legal_moves(ms);
     typename S::Undo u;
     Board ck;
+    bool cr = false;
     const bool prover = (s.to_move() == Color::kBlack) == at_least;
     bool ok = true;
     if (prover) {
@@ -361,9 +392,10 @@ class ProofReplay {
         const bool leaf = s.is_terminal();
         if (leaf) {
           ck = board_of(s);
+          cr = false;
           known = at_least ? black_margin(s) >= b : black_margin(s) <= b;
         } else {
-          known = memo_proves(s, frame_of(s), at_least, b - past(s), ck);
+          known = memo_proves(s, frame_of(s), at_least, b - past(s), ck, cr);
         }
         s.undo(m, u);
         if (known) {
@@ -371,6 +403,7 @@ class ProofReplay {
           ++(leaf ? st_.leaves : st_.hits);
           keep[0] &= ck[0];
           keep[1] &= ck[1];
+          refused = cr;
           ok = true;
           break;
         }
@@ -389,36 +422,41 @@ class ProofReplay {
           // taken - beta: below the null window at taken - beta + 1.
           const int cut = 2 * static_cast<int>(u.removed.count()) - beta + 1;
           const bool holds = s.is_terminal() || oracle_->test(s, cut) < cut;
-          const bool proved = holds && claim(s, at_least, b, ck, ply + 1);
+          const bool proved = holds && claim(s, at_least, b, ck, cr, ply + 1);
           s.undo(m, u);
           if (proved) {
             keep[0] &= ck[0];
             keep[1] &= ck[1];
+            refused = cr;
             ok = true;
             break;
           }
         }
       }
     } else {
+      // Every legal move is answered; a move superko refuses here must stay
+      // refused wherever the claim is reused.
+      refused = s.superko_refuses();
       for (const Move& m : ms) {
         s.apply(m, u);
-        ok = claim(s, at_least, b, ck, ply + 1);
+        ok = claim(s, at_least, b, ck, cr, ply + 1);
         s.undo(m, u);
         if (!ok) break;
         keep[0] &= ck[0];
         keep[1] &= ck[1];
+        refused = refused || cr;
       }
     }
     if (ok && st_.nodes - first >= min_work_ && fb >= -127 && fb <= 126)
-      store(s, f, board, keep, at_least, fb, st_.nodes - first);
+      store(s, f, board, keep, refused, at_least, fb, st_.nodes - first);
     return ok;
   }
 
   /// Adds a proved claim (the margin still to come >= fb, or <= fb) for
   /// the node s in frame f, with board `board` and keep `keep`.
-  void store(const S& s, const Frame& f, const Board& board, const Board& keep, bool at_least,
-             int fb, uint64_t work) {
-    relevant(s, keep, f.g);
+  void store(const S& s, const Frame& f, const Board& board, const Board& keep, bool refused,
+             bool at_least, int fb, uint64_t work) {
+    relevant(s, keep, f.g, !refused);
     const int64_t rel = intern_rel();
     if (rel < 0) {
       ++st_.pool_full;
@@ -431,19 +469,20 @@ class ProofReplay {
     Slot* victim = nullptr;
     for (int i = 0; i < kWays; ++i) {
       Slot& e = bk[i];
-      if (e.key == key && e.rel == static_cast<uint32_t>(rel)) {
+      if (e.key == key && e.rel == static_cast<uint32_t>(rel) && e.exact == refused) {
         victim = &e;
         break;
       }
       if (!victim || (victim->key != 0 && (e.key == 0 || e.work < victim->work))) victim = &e;
     }
-    if (victim->key != key || victim->rel != static_cast<uint32_t>(rel)) {
+    if (victim->key != key || victim->rel != static_cast<uint32_t>(rel) ||
+        victim->exact != refused) {
       if (victim->key != 0 && victim->work > lg) {
         ++st_.kept_out;
         return;
       }
       if (victim->key == 0) ++st_.stored;
-      *victim = Slot{key, static_cast<uint32_t>(rel), -128, 127, lg, 0};
+      *victim = Slot{key, static_cast<uint32_t>(rel), -128, 127, lg, refused};
     }
     if (at_least)
       victim->lo = static_cast<int8_t>(std::max<int>(victim->lo == -128 ? -127 : victim->lo, fb));
