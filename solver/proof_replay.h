@@ -114,7 +114,8 @@ class ProofReplay {
   explicit ProofReplay(SuperkoDfs<S>& oracle, uint64_t max_bytes = uint64_t{1} << 30,
                        uint64_t min_work = 1, std::vector<int> symmetries = {})
       : oracle_(&oracle), geo_(&oracle.geo()), min_work_(min_work) {
-    if (geo_->num_sites() > 19) throw InputError("--replay: boards of at most 19 cells");
+    if (geo_->num_sites() > 19 || geo_->slots() > 32)
+      throw InputError("--replay: boards of at most 19 cells");
     const uint64_t buckets =
         std::bit_floor(std::max<uint64_t>(max_bytes / 4 / (sizeof(Slot) * kWays), 1));
     bucket_mask_ = buckets - 1;
@@ -136,19 +137,7 @@ class ProofReplay {
       throw std::invalid_argument("ProofReplay: symmetries are 0-11, each once");
     nsym_ = static_cast<int>(symmetries.size());
     for (int j = 0; j < nsym_; ++j) syms_[j] = symmetries[static_cast<size_t>(j)];
-    for (int g = 0; g < kNumSymmetries; ++g)
-      for (int part = 0; part < 3; ++part)
-        for (uint32_t bits = 0; bits < 128; ++bits) {
-          uint32_t m = 0;
-          for (int i = 0; i < 7; ++i) {
-            const int cell = part * 7 + i;
-            if ((bits >> i & 1) && cell < geo_->num_sites())
-              m |= uint32_t{1} << geo_->compact(geo_->map_site(g, geo_->site_of_compact(cell)));
-          }
-          image_[g][part][bits] = m;
-        }
     for (int g = 0; g < kNumSymmetries; ++g) inverse_[g] = HexGeometry::inverse(g);
-    if (geo_->slots() > 32) throw InputError("--replay: boards of at most 32 padded slots");
     for (int g = 0; g < kNumSymmetries; ++g)
       for (int part = 0; part < 4; ++part)
         for (uint32_t bits = 0; bits < 256; ++bits) {
@@ -202,9 +191,6 @@ class ProofReplay {
     const auto& t = padded_[g];
     return t[0][w & 255] | t[1][w >> 8 & 255] | t[2][w >> 16 & 255] | t[3][w >> 24 & 255];
   }
-  uint64_t image(int g, uint64_t m) const {
-    return image_[g][0][m & 127] | image_[g][1][m >> 7 & 127] | image_[g][2][m >> 14 & 127];
-  }
 
   /// A node's place in the memo: its position (both colours' cells, play
   /// state and side to move; claims are on the margin still to come, so
@@ -216,12 +202,12 @@ class ProofReplay {
     uint64_t bucket = 0;  ///< the bucket: a hash of pos
   };
   Frame frame_of(const S& s) const {
-    const uint64_t b = cells(s.stones(Color::kBlack)), w = cells(s.stones(Color::kWhite));
+    const Bitboard<1> b = s.stones(Color::kBlack), w = s.stones(Color::kWhite);
     const uint64_t state = s.play_state() * 2 + (s.to_move() == Color::kWhite ? 1u : 0u);
-    Frame f{b | w << 19, 0};
+    Frame f{cells(b) | cells(w) << 19, 0};
     for (int j = 1; j < nsym_; ++j) {
       const int g = syms_[j];
-      const uint64_t k = image(g, b) | image(g, w) << 19;
+      const uint64_t k = cells(b, g) | cells(w, g) << 19;
       if (k < f.pos) f = {k, g};
     }
     f.pos |= state << 38;
@@ -272,10 +258,11 @@ class ProofReplay {
            std::equal(rel_.begin(), rel_.end(), elems_.begin() + static_cast<std::ptrdiff_t>(a));
   }
   /// The pool index of rel_ (0: the empty set; -1: not in the pool, and
-  /// `slot` is where it would go).
-  int64_t find_rel(uint64_t& slot) const {
+  /// index_[slot] is where it would go, with hash h).
+  int64_t find_rel(uint64_t& slot, uint64_t& h) const {
     if (rel_.empty()) return 0;
-    const uint64_t h = hash_rel(), mask = index_.size() - 1;
+    h = hash_rel();
+    const uint64_t mask = index_.size() - 1;
     for (slot = h & mask;; slot = (slot + 1) & mask) {
       const uint64_t e = index_[slot];
       if (e == 0) return -1;
@@ -285,15 +272,15 @@ class ProofReplay {
   }
   /// The pool index of rel_, added if missing (-1: the pool is full).
   int64_t intern_rel() {
-    uint64_t slot = 0;
-    if (const int64_t id = find_rel(slot); id >= 0) return id;
+    uint64_t slot = 0, h = 0;
+    if (const int64_t id = find_rel(slot, h); id >= 0) return id;
     if (2 * (starts_.size() + 1) > index_.size() || elems_.size() + rel_.size() > elems_budget_ ||
         starts_.size() >= 0xfffffffeu)
       return -1;
     elems_.insert(elems_.end(), rel_.begin(), rel_.end());
     starts_.push_back(elems_.size());
     const auto id = static_cast<uint32_t>(starts_.size() - 1);
-    index_[slot] = (hash_rel() >> 32) << 32 | id;
+    index_[slot] = (h >> 32) << 32 | id;
     ++st_.sets;
     return id;
   }
@@ -321,8 +308,8 @@ class ProofReplay {
   /// The keep a slot's missing-cells mask (in frame g) stands for at board b.
   Board keep_of(const Board& b, uint64_t missing, int g) const {
     Board k = b;
-    for (uint64_t m = image(inverse_[g], missing); m; m &= m - 1) {
-      const int site = geo_->site_of_compact(std::countr_zero(m));
+    for (uint64_t m = missing; m; m &= m - 1) {
+      const int site = geo_->map_site(inverse_[g], geo_->site_of_compact(std::countr_zero(m)));
       k[0].reset(site);
       k[1].reset(site);
     }
@@ -344,8 +331,8 @@ class ProofReplay {
       const Board k = keep_of(board, missing, f.g);
       if ((missing << 1 | e.exact) != last) {
         relevant(s, k, f.g, !e.exact);
-        uint64_t slot = 0;
-        if (e.exact) last_rel = find_rel(slot);
+        uint64_t slot = 0, h = 0;
+        if (e.exact) last_rel = find_rel(slot, h);
         last = missing << 1 | e.exact;
       }
       if (e.exact ? last_rel != int64_t{e.rel} : !rel_within(e.rel)) continue;
@@ -381,6 +368,11 @@ class ProofReplay {
     typename S::Undo u;
     Board ck;
     bool cr = false;
+    auto fold = [&] {  // a child's proof is part of this one
+      keep[0] &= ck[0];
+      keep[1] &= ck[1];
+      refused = refused || cr;
+    };
     const bool prover = (s.to_move() == Color::kBlack) == at_least;
     bool ok = true;
     if (prover) {
@@ -401,9 +393,7 @@ class ProofReplay {
         if (known) {
           ++st_.nodes;
           ++(leaf ? st_.leaves : st_.hits);
-          keep[0] &= ck[0];
-          keep[1] &= ck[1];
-          refused = cr;
+          fold();
           ok = true;
           break;
         }
@@ -425,9 +415,7 @@ class ProofReplay {
           const bool proved = holds && claim(s, at_least, b, ck, cr, ply + 1);
           s.undo(m, u);
           if (proved) {
-            keep[0] &= ck[0];
-            keep[1] &= ck[1];
-            refused = cr;
+            fold();
             ok = true;
             break;
           }
@@ -442,9 +430,7 @@ class ProofReplay {
         ok = claim(s, at_least, b, ck, cr, ply + 1);
         s.undo(m, u);
         if (!ok) break;
-        keep[0] &= ck[0];
-        keep[1] &= ck[1];
-        refused = refused || cr;
+        fold();
       }
     }
     if (ok && st_.nodes - first >= min_work_ && fb >= -127 && fb <= 126)
@@ -462,7 +448,7 @@ class ProofReplay {
       ++st_.pool_full;
       return;
     }
-    const uint64_t missing = image(f.g, cells((board[0] | board[1]).andnot(keep[0] | keep[1])));
+    const uint64_t missing = cells((board[0] | board[1]).andnot(keep[0] | keep[1]), f.g);
     const uint64_t key = (f.pos | missing << 42) + 1;
     const auto lg = static_cast<uint8_t>(std::bit_width(work));
     Slot* const bk = bucket_of(f);
@@ -496,7 +482,6 @@ class ProofReplay {
   uint64_t min_work_;
   int nsym_ = 1;
   std::array<int, kNumSymmetries> syms_{};  ///< the symmetries used (syms_[0] = 0)
-  std::array<std::array<std::array<uint32_t, 128>, 3>, kNumSymmetries> image_{};
   std::array<int, kNumSymmetries> inverse_{};
   /// A board's padded bits, byte by byte, to its compact cells after g.
   std::array<std::array<std::array<uint32_t, 256>, 4>, kNumSymmetries> padded_{};
