@@ -57,7 +57,12 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
+
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
 
 #include "model/common/bitboard.h"
 #include "model/common/errors.h"
@@ -209,6 +214,10 @@ class Base3Keys {
   /// smallest over the symmetries k of base[k] + site_mult *
   /// weight(k, {site}) + bits_mult * weight(k, bits).
   K moved_key(const K* base, int site, K site_mult, uint64_t bits, K bits_mult) const {
+#if defined(__SSE4_1__)
+    if constexpr (std::is_same_v<K, uint32_t>)
+      if (syms_ == 12) return moved_key12(base, site, site_mult, bits, bits_mult);
+#endif
     K v[12];
     std::copy(base, base + syms_, v);
     add_site(site, site_mult, v);
@@ -218,6 +227,10 @@ class Base3Keys {
   /// The smallest of the first symmetries() keys.
   K smallest(const K* keys) const {
     if (syms_ != 12) return keys[0];
+#if defined(__SSE4_1__)
+    if constexpr (std::is_same_v<K, uint32_t>)
+      return min12(load4(keys), load4(keys + 4), load4(keys + 8));
+#endif
     K m = keys[0];
     for (int k = 1; k < 12; ++k) m = std::min(m, keys[k]);  // vectorised
     return m;
@@ -245,6 +258,41 @@ class Base3Keys {
   }
 
  protected:
+#if defined(__SSE4_1__)
+  // The 12 symmetries' 32-bit keys as three vectors of four lanes (every
+  // x86-64-v2 processor has SSE4.1: unsigned min, 32-bit multiply).
+  static __m128i load4(const uint32_t* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  }
+  static uint32_t min12(__m128i a, __m128i b, __m128i c) {
+    __m128i m = _mm_min_epu32(_mm_min_epu32(a, b), c);
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0x4e));
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0xb1));
+    return static_cast<uint32_t>(_mm_cvtsi128_si32(m));
+  }
+  uint32_t moved_key12(const uint32_t* base, int site, uint32_t site_mult, uint64_t bits,
+                       uint32_t bits_mult) const {
+    const uint32_t* r = &site_p3_[site * 12];
+    const __m128i sm = _mm_set1_epi32(static_cast<int>(site_mult));
+    __m128i v0 = _mm_add_epi32(load4(base), _mm_mullo_epi32(load4(r), sm));
+    __m128i v1 = _mm_add_epi32(load4(base + 4), _mm_mullo_epi32(load4(r + 4), sm));
+    __m128i v2 = _mm_add_epi32(load4(base + 8), _mm_mullo_epi32(load4(r + 8), sm));
+    if (bits) {
+      __m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0;
+      for (int c = 0; c < chunks_; ++c) {
+        const uint32_t* e = &enc_[row(c, chunk_bits(bits, c))];
+        s0 = _mm_add_epi32(s0, load4(e));
+        s1 = _mm_add_epi32(s1, load4(e + 4));
+        s2 = _mm_add_epi32(s2, load4(e + 8));
+      }
+      const __m128i bm = _mm_set1_epi32(static_cast<int>(bits_mult));
+      v0 = _mm_add_epi32(v0, _mm_mullo_epi32(s0, bm));
+      v1 = _mm_add_epi32(v1, _mm_mullo_epi32(s1, bm));
+      v2 = _mm_add_epi32(v2, _mm_mullo_epi32(s2, bm));
+    }
+    return min12(v0, v1, v2);
+  }
+#endif
   static uint32_t chunk_bits(uint64_t bits, int c) {
     return (bits >> (c * kChunkBits)) & ((1u << kChunkBits) - 1);
   }
@@ -610,14 +658,16 @@ class DenseMoves {
       const int n = s.placements(sc.placed.data());
       for (int i = 0; i < n; ++i) {
         const Placed& p = sc.placed[i];
-        BB own2 = own;
-        own2.set(p.site);
-        const BB opp2 = opp.andnot(p.captured);
-        const S c = me == Color::kBlack ? root_.with_board_unhashed(own2, opp2, them)
-                                        : root_.with_board_unhashed(opp2, own2, them);
-        if (!c.has_placement()) {
-          sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
-          continue;
+        if (!p.answered) {
+          BB own2 = own;
+          own2.set(p.site);
+          const BB opp2 = opp.andnot(p.captured);
+          const S c = me == Color::kBlack ? root_.with_board_unhashed(own2, opp2, them)
+                                          : root_.with_board_unhashed(opp2, own2, them);
+          if (!c.has_placement()) {
+            sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
+            continue;
+          }
         }
         sc.kids.push_back(
             {codec_.moved_key(img, p.site, dm, p.captured.w[0], 0u - dt), kUnknown, 0});
@@ -930,25 +980,35 @@ class DenseRetrograde : public DenseMoves<S> {
 
   void solve_counters(RunControl& ctl) {
     // Scatter the first bytes; the positions decided by their virtual
-    // children start the layers.
+    // children start the layers (each thread lists its own, merged after).
     std::vector<std::vector<uint32_t>> layers(3);
+    std::vector<std::vector<std::vector<uint32_t>>> starts(cfg_.threads);
     for (size_t b = 0; b < buckets_.size(); ++b) {
-      for (size_t i = 0; i < buckets_[b].size(); ++i) {
-        uint32_t key = buckets_[b][i];
-        if (i + 16 < buckets_[b].size()) set_.prefetch(buckets_[b][i + 16]);
-        uint32_t r = set_.rank(key);
-        cell_[r] = first_[b][i];
-        if ((cell_[r] >> kCodeShift) & 3) {
-          uint8_t d = dist_list_[b][i];
-          dist_[r] = d;
-          if (d >= layers.size()) layers.resize(d + 1);
-          layers[d].push_back(key);
+      const auto& keys = buckets_[b];
+      parallel(keys.size(), [&](int t, uint64_t lo, uint64_t hi) {
+        auto& mine = starts[t];
+        for (uint64_t i = lo; i < hi; ++i) {
+          if (i + 16 < hi) set_.prefetch(keys[i + 16]);
+          const uint32_t r = set_.rank(keys[i]);
+          cell_[r] = first_[b][i];
+          if ((cell_[r] >> kCodeShift) & 3) {
+            const uint8_t d = dist_list_[b][i];
+            dist_[r] = d;
+            if (d >= mine.size()) mine.resize(d + 1);
+            mine[d].push_back(keys[i]);
+          }
         }
-      }
+      });
       std::vector<uint32_t>().swap(buckets_[b]);
       std::vector<uint8_t>().swap(first_[b]);
       std::vector<uint8_t>().swap(dist_list_[b]);
     }
+    for (auto& mine : starts)
+      for (size_t d = 0; d < mine.size(); ++d) {
+        if (d >= layers.size()) layers.resize(d + 1);
+        layers[d].insert(layers[d].end(), mine[d].begin(), mine[d].end());
+      }
+    starts.clear();
     std::vector<Scratch> scratch(cfg_.threads);
     std::vector<std::vector<uint32_t>> next(cfg_.threads);
     for (size_t d = 1; d < layers.size(); ++d) {

@@ -295,6 +295,13 @@ int State<W>::placements(Placed* out) const {
   const BB& opp = stones_[idx(other(to_move_))];
   const BB e = empty();
   const BB near_own = m.dilate(own);
+  // Empty cells next to no enemy stone: a lone reply for the opponent
+  // unless the placement fills the last one. A capture empties whole enemy
+  // groups, whose cells touch no remaining enemy stone: a reply too.
+  const BB far_opp = e.andnot(m.dilate(opp));
+  const auto answered = [&](const Placed& p) {
+    return p.captured.any() || far_opp.andnot(BB::single(p.site)).any();
+  };
   int n = 0;
   // Lone placements (G = {c}) are legal; they capture only when S == 1:
   // exactly one adjacent enemy stone, itself alone (never under merge-only,
@@ -303,9 +310,11 @@ int State<W>::placements(Placed* out) const {
     Placed& p = out[n++];
     p.site = static_cast<int16_t>(c);
     p.captured = BB{};
-    if (ctx_->opt.merge_only) return;
-    const BB nb = m.neighbours(c) & opp;
-    if (nb.count() == 1 && !m.neighbours(nb.lowest()).intersects(opp)) p.captured = nb;
+    if (!ctx_->opt.merge_only) {
+      const BB nb = m.neighbours(c) & opp;
+      if (nb.count() == 1 && !m.neighbours(nb.lowest()).intersects(opp)) p.captured = nb;
+    }
+    p.answered = answered(p);
   });
   const BB cand = e & near_own;
   if (cand.any()) {
@@ -321,6 +330,7 @@ int State<W>::placements(Placed* out) const {
         Placed& p = out[n++];
         p.site = static_cast<int16_t>(c);
         p.captured = mg.total == gsize ? mg.enemies : BB{};
+        p.answered = answered(p);
       });
     }
   }
@@ -358,14 +368,14 @@ void State<W>::retractions(std::vector<Placed>& out) const {
       // the taken stone was an empty neighbour next to no enemy stone.
       const BB nb = nbc & theirs;
       if (nb.none()) {
-        out.push_back({static_cast<int16_t>(c), BB{}});
+        out.push_back({static_cast<int16_t>(c), false, BB{}});
         if (!ctx_->opt.merge_only)
           (nbc & free_cells).for_each([&](int x) {
-            out.push_back({static_cast<int16_t>(c), BB::single(x)});
+            out.push_back({static_cast<int16_t>(c), false, BB::single(x)});
           });
       } else if (ctx_->opt.merge_only || nb.count() > 1 ||
                  m.neighbours(nb.lowest()).intersects(theirs)) {
-        out.push_back({static_cast<int16_t>(c), BB{}});
+        out.push_back({static_cast<int16_t>(c), false, BB{}});
       }
       continue;
     }
@@ -383,7 +393,7 @@ void State<W>::retractions(std::vector<Placed>& out) const {
     const int gsize = g.count();
     const auto mg = their_groups.merging(g, gsize, ctx_->opt.subset);
     if (mg.legal && mg.total != gsize)
-      g.for_each([&](int s) { out.push_back({static_cast<int16_t>(s), BB{}}); });
+      g.for_each([&](int s) { out.push_back({static_cast<int16_t>(s), false, BB{}}); });
     const BB rim = m.rim(g);
     if (rim.intersects(theirs)) continue;
     // Replaying a stone of G before X was taken: no stone of the side to
@@ -396,7 +406,7 @@ void State<W>::retractions(std::vector<Placed>& out) const {
     // one-part ones dropped.
     anchored_sets(m, rim & free_cells, free_cells, gsize, [&](const BB& x) {
       if (group_of(m, x.lowest(), x) != x)
-        g.for_each([&](int s) { out.push_back({static_cast<int16_t>(s), x}); });
+        g.for_each([&](int s) { out.push_back({static_cast<int16_t>(s), false, x}); });
     });
   }
 }

@@ -168,6 +168,10 @@ class State {
   /// stones it removes.
   struct Placed {
     int16_t site;
+    /// The opponent surely has a placement after it (a cell it empties, or
+    /// one already empty, touches none of the opponent's stones): the
+    /// child is not an end. False says nothing.
+    bool answered = false;
     BB captured;
   };
   /// The legal placements of the side to move with their captures (lone
