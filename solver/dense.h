@@ -479,6 +479,7 @@ class DenseMoves {
     std::vector<Child> kids;
     std::vector<S> preds;
     std::vector<uint32_t> ranks;
+    std::vector<uint32_t> seen;  // unique_keys()'s set
     std::vector<Placed> placed = std::vector<Placed>(64), rets;
     std::vector<uint32_t> pend, pend_rank;  // chunked lookups (keys, ranks)
     std::vector<uint8_t> pend_code;
@@ -697,8 +698,32 @@ class DenseMoves {
         sc.ranks.push_back(key_of(p));
       }
     }
-    small_sort(sc.ranks.begin(), sc.ranks.end(), std::less<uint32_t>());
-    sc.ranks.erase(std::unique(sc.ranks.begin(), sc.ranks.end()), sc.ranks.end());
+    unique_keys(sc.ranks, sc.seen);
+  }
+
+  /// Drops repeated keys (order not kept): insertion sort for a few, else
+  /// a small open-addressing set (Gadur's un-captures give dozens).
+  static void unique_keys(std::vector<uint32_t>& keys, std::vector<uint32_t>& seen) {
+    const size_t n = keys.size();
+    if (n <= 24) {
+      small_sort(keys.begin(), keys.end(), std::less<uint32_t>());
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      return;
+    }
+    size_t cap = 64;
+    while (cap < 2 * n) cap *= 2;
+    // Keys are below 2 * 3^19 < 2^32 - 1: all ones marks a free slot.
+    seen.assign(cap, ~uint32_t{0});
+    size_t out = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t k = keys[i];
+      size_t h = (k * uint64_t{0x9E3779B1}) >> 16 & (cap - 1);
+      while (seen[h] != k && seen[h] != ~uint32_t{0}) h = (h + 1) & (cap - 1);
+      if (seen[h] == k) continue;
+      seen[h] = k;
+      keys[out++] = k;
+    }
+    keys.resize(out);
   }
 
   static int stones_of(const S& s) {
