@@ -93,7 +93,8 @@ concept RetractableGame = DenseGame<S> && requires(const S& s, std::vector<S>& o
 
 /// A retractable game that also lists its placements and retrograde moves
 /// as raw (site, captured stones) pairs on states built without a hash
-/// (Gadur): the dense solver then builds no child or parent state, and
+/// (Gadur), each placement saying whether the opponent has a placement
+/// after it: the dense solver then builds no child or parent state, and
 /// finds every key by adding the digit changes to the parent's images.
 template <class S>
 concept PlacementGame = RetractableGame<S> &&
@@ -105,6 +106,8 @@ concept PlacementGame = RetractableGame<S> &&
   { p->captured } -> std::convertible_to<Bitboard<1>>;
   { s.with_board_unhashed(b, b, Color::kBlack) } -> std::same_as<S>;
   { s.has_placement() } -> std::convertible_to<bool>;
+  { s.outcome_when_stuck() } -> std::convertible_to<Outcome>;
+  { p->answered } -> std::convertible_to<bool>;
 };
 
 /// Sorts a short range (a position's moves: a handful) by insertion,
@@ -659,16 +662,14 @@ class DenseMoves {
       const int n = s.placements(sc.placed.data());
       for (int i = 0; i < n; ++i) {
         const Placed& p = sc.placed[i];
-        if (!p.answered) {
+        if (!p.answered) {  // the opponent has no placement: an end
           BB own2 = own;
           own2.set(p.site);
           const BB opp2 = opp.andnot(p.captured);
           const S c = me == Color::kBlack ? root_.with_board_unhashed(own2, opp2, them)
                                           : root_.with_board_unhashed(opp2, own2, them);
-          if (!c.has_placement()) {
-            sc.kids.push_back({0, outcome_code(c.outcome(), them), 0});
-            continue;
-          }
+          sc.kids.push_back({0, outcome_code(c.outcome_when_stuck(), them), 0});
+          continue;
         }
         sc.kids.push_back(
             {codec_.moved_key(img, p.site, dm, p.captured.w[0], 0u - dt), kUnknown, 0});

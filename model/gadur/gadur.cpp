@@ -128,6 +128,43 @@ struct Groups {
     Bitboard<W> enemies;
     bool legal = false;
   };
+  /// These groups after a stone of their colour is placed on the empty
+  /// cell c: the groups next to c join it.
+  Groups with_stone(const HexMasks<W>& m, int c) const {
+    Groups r;
+    const Bitboard<W>& nb = m.neighbours(c);
+    Bitboard<W> g = Bitboard<W>::single(c), h = nb | g;
+    int gsize = 1;
+    for (int i = 0; i < n; ++i) {
+      if (stones[i].intersects(nb)) {
+        g |= stones[i];
+        h |= halo[i];
+        gsize += size[i];
+        continue;
+      }
+      r.stones.set(r.n, stones[i]);
+      r.halo.set(r.n, halo[i]);
+      r.size[r.n++] = size[i];
+    }
+    r.stones.set(r.n, g);
+    r.halo.set(r.n, h);
+    r.size[r.n++] = gsize;
+    return r;
+  }
+
+  /// Has the side owning these groups a merge placement on one of `cells`
+  /// (each next to one of its stones) against the groups `enemy`?
+  bool some_merge(const HexMasks<W>& m, const Groups& enemy, const Bitboard<W>& cells,
+                  bool subset) const {
+    bool found = false;
+    cells.for_each([&](int c) {
+      if (found) return;
+      const Bitboard<W> g = joined_at(m, c);
+      found = enemy.merging(g, g.count(), subset).legal;
+    });
+    return found;
+  }
+
   Merge merging(const Bitboard<W>& g, int gsize, bool subset) const {
     Merge r;
     int s1 = 1 << 30, s2 = 1 << 30;
@@ -223,13 +260,7 @@ bool State<W>::has_placement() const {
   theirs.build(m, opp);
   if (theirs.n < 2) return false;
   mine.build(m, own);
-  bool found = false;
-  cand.for_each([&](int c) {
-    if (found) return;
-    const BB g = mine.joined_at(m, c);
-    found = theirs.merging(g, g.count(), ctx_->opt.subset).legal;
-  });
-  return found;
+  return mine.some_merge(m, theirs, cand, ctx_->opt.subset);
 }
 
 template <int W>
@@ -317,11 +348,13 @@ int State<W>::placements(Placed* out) const {
     p.answered = answered(p);
   });
   const BB cand = e & near_own;
+  Groups<W> mine, theirs;
+  bool built = false;
   if (cand.any()) {
-    Groups<W> mine, theirs;
     theirs.build(m, opp);
+    mine.build(m, own);
+    built = true;
     if (theirs.n >= 2) {
-      mine.build(m, own);
       cand.for_each([&](int c) {
         const BB g = mine.joined_at(m, c);
         const int gsize = g.count();
@@ -333,6 +366,21 @@ int State<W>::placements(Placed* out) const {
         p.answered = answered(p);
       });
     }
+  }
+  // The others leave the opponent no lone reply (every empty cell touches
+  // one of its stones) and capture nothing: does it have a merge? Its
+  // groups are as here; ours are joined at the site.
+  for (int i = 0; i < n; ++i) {
+    Placed& p = out[i];
+    if (p.answered) continue;
+    if (!built) {
+      theirs.build(m, opp);
+      mine.build(m, own);
+      built = true;
+    }
+    const Groups<W> ours = mine.with_stone(m, p.site);
+    p.answered =
+        ours.n >= 2 && theirs.some_merge(m, ours, e.andnot(BB::single(p.site)), ctx_->opt.subset);
   }
   return n;
 }

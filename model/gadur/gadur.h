@@ -168,9 +168,8 @@ class State {
   /// stones it removes.
   struct Placed {
     int16_t site;
-    /// The opponent surely has a placement after it (a cell it empties, or
-    /// one already empty, touches none of the opponent's stones): the
-    /// child is not an end. False says nothing.
+    /// The opponent has a placement after it (else the child is an end:
+    /// the opponent, stuck, wins).
     bool answered = false;
     BB captured;
   };

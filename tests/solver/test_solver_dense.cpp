@@ -152,19 +152,17 @@ TEST_CASE("gadur placements() and has_placement() agree with legal_sites() and a
         }
       }
       std::vector<GState::Placed> placed(64);
-      size_t answered = 0;
+      size_t answered = 0, stuck = 0;
       for (const GState& s : states) {
         const int n = s.placements(placed.data());
         std::vector<std::pair<int, uint64_t>> got, want;
         for (int i = 0; i < n; ++i) {
           got.push_back({placed[i].site, placed[i].captured.w[0]});
-          // "answered" promises the opponent a placement in the child.
-          if (placed[i].answered) {
-            GState c = s;
-            c.apply(GState::Move{placed[i].site}, u);
-            REQUIRE(c.has_placement());
-            ++answered;
-          }
+          // "answered": the opponent has a placement in the child.
+          GState c = s;
+          c.apply(GState::Move{placed[i].site}, u);
+          REQUIRE(c.has_placement() == placed[i].answered);
+          ++(placed[i].answered ? answered : stuck);
         }
         s.legal_sites().for_each([&](int c) {
           auto p = s.analyse(c);
@@ -176,7 +174,8 @@ TEST_CASE("gadur placements() and has_placement() agree with legal_sites() and a
         REQUIRE(s.has_placement() == (n > 0));
         REQUIRE(s.is_terminal() == (n == 0));
       }
-      CHECK(answered > 0);
+      CHECK(answered > 0);  // both kinds occur
+      CHECK(stuck > 0);
     }
   }
 }
