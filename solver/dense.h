@@ -1037,6 +1037,7 @@ class DenseRetrograde : public DenseMoves<S> {
     starts.clear();
     std::vector<Scratch> scratch(cfg_.threads);
     std::vector<std::vector<uint32_t>> next(cfg_.threads);
+    const bool alone = cfg_.threads == 1;
     for (size_t d = 1; d < layers.size(); ++d) {
       auto& cur = layers[d];
       if (cur.empty()) continue;
@@ -1082,6 +1083,17 @@ class DenseRetrograde : public DenseMoves<S> {
           for (size_t j = 0; j < m; ++j) {
             const uint32_t r = prank[j];
             const uint8_t jcode = pcode[j];
+            if (alone) {  // one thread: no locked instruction
+              const uint8_t old = cell_[r];
+              if ((old >> kCodeShift) & 3) continue;  // decided already
+              bool decided;
+              cell_[r] = counter_step(old, jcode, decided);
+              if (decided) {
+                dist_[r] = static_cast<uint8_t>(d + 1);
+                next[t].push_back(pend[j]);
+              }
+              continue;
+            }
             std::atomic_ref<uint8_t> cell(cell_[r]);
             uint8_t old = cell.load(std::memory_order_relaxed);
             for (;;) {
