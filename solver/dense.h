@@ -199,6 +199,10 @@ class Base3Keys {
   /// acc[k] += mult * weight(k, bits) for every symmetry k (mult wraps:
   /// K(-2) subtracts twice the weight).
   void add_weights(uint64_t bits, K mult, K* acc) const {
+    if (std::has_single_bit(bits)) {
+      add_site(std::countr_zero(bits), mult, acc);
+      return;
+    }
     if (syms_ == 12)
       add_rows<12>(bits, mult, acc);
     else
@@ -227,6 +231,23 @@ class Base3Keys {
     if (bits) add_weights(bits, bits_mult, v);
     return smallest(v);
   }
+  /// The key of a board (b2, w2) from the images `base` of the board (b,
+  /// w) with the same side to move: the digit changes, grouped by how much
+  /// each cell's digit grows (+1: empty to Black or Black to White; +2:
+  /// empty to White; -1 and -2 the reverse).
+  K changed_key(const K* base, uint64_t b, uint64_t w, uint64_t b2, uint64_t w2) const {
+    const uint64_t e = ~(b | w), e2 = ~(b2 | w2);
+    const uint64_t up1 = (e & b2) | (b & w2), up2 = e & w2;
+    const uint64_t down1 = (w & b2) | (b & e2), down2 = w & e2;
+    K v[12];
+    std::copy(base, base + syms_, v);
+    if (up1) add_weights(up1, K{1}, v);
+    if (up2) add_weights(up2, K{2}, v);
+    if (down1) add_weights(down1, K(0) - K{1}, v);
+    if (down2) add_weights(down2, K(0) - K{2}, v);
+    return smallest(v);
+  }
+
   /// The smallest of the first symmetries() keys.
   K smallest(const K* keys) const {
     if (syms_ != 12) return keys[0];
@@ -283,6 +304,7 @@ class Base3Keys {
     if (bits) {
       __m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0;
       for (int c = 0; c < chunks_; ++c) {
+        if (!chunk_bits(bits, c)) continue;  // a row of zeros
         const uint32_t* e = &enc_[row(c, chunk_bits(bits, c))];
         s0 = _mm_add_epi32(s0, load4(e));
         s1 = _mm_add_epi32(s1, load4(e + 4));
@@ -306,6 +328,7 @@ class Base3Keys {
   void add_rows(uint64_t bits, K mult, K* acc) const {
     K sum[L] = {};
     for (int c = 0; c < chunks_; ++c) {
+      if (!chunk_bits(bits, c)) continue;  // a row of zeros
       const K* r = &enc_[row(c, chunk_bits(bits, c))];
       for (int k = 0; k < L; ++k) sum[k] += r[k];
     }
@@ -604,6 +627,17 @@ class DenseMoves {
     }
     s.legal_moves(sc.ms);
     typename S::Undo u;
+    // Children's keys from the position's images (with the other side to
+    // move) plus their digit changes.
+    const uint64_t pb = s.stones(Color::kBlack).w[0], pw = s.stones(Color::kWhite).w[0];
+    const Color next = other(s.to_move());
+    uint32_t img[12];
+    codec_.images(pb, pw, next, img);
+    const auto key_of_child = [&](const S& c) {
+      if (c.to_move() != next) return key_of(c);
+      return codec_.changed_key(img, pb, pw, c.stones(Color::kBlack).w[0],
+                                c.stones(Color::kWhite).w[0]);
+    };
     for (const Move& m : sc.ms) {
       S c = s;
       c.apply(m, u);
@@ -624,11 +658,11 @@ class DenseMoves {
             continue;
           }
         }
-        sc.kids.push_back({key_of(c), kUnknown, 0});
+        sc.kids.push_back({key_of_child(c), kUnknown, 0});
         sc.pass_only = sc.ms.size() == 1;
         continue;
       }
-      sc.kids.push_back({key_of(c), kUnknown, 0});
+      sc.kids.push_back({key_of_child(c), kUnknown, 0});
     }
     dedupe(sc.kids);
   }
