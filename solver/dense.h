@@ -956,9 +956,20 @@ class DenseRetrograde : public DenseMoves<S> {
       while (begin < buckets_[b].size()) {
         const size_t end = buckets_[b].size();
         auto& list = buckets_[b];
-        std::vector<uint8_t> first(kRetractable ? end - begin : 0);
-        std::vector<uint8_t> dist(kRetractable ? end - begin : 0);
-        for (auto& o : outs) o.found.assign(codec_.cells() + 2, {});
+        // First bytes and distances in place; the found lists keep their
+        // memory from level to level (fresh pages cost a kernel clear).
+        uint8_t* first = nullptr;
+        uint8_t* dist = nullptr;
+        if constexpr (kRetractable) {
+          first_[b].resize(end);
+          dist_list_[b].resize(end);
+          first = first_[b].data() + begin;
+          dist = dist_list_[b].data() + begin;
+        }
+        for (auto& o : outs) {
+          o.found.resize(codec_.cells() + 2);
+          for (auto& f : o.found) f.clear();
+        }
         parallel(end - begin, [&](int t, uint64_t lo, uint64_t hi) {
           Scratch& sc = scratch[t];
           Out& o = outs[t];
@@ -1004,10 +1015,6 @@ class DenseRetrograde : public DenseMoves<S> {
             }
           }
         });
-        if constexpr (kRetractable) {
-          first_[b].insert(first_[b].end(), first.begin(), first.end());
-          dist_list_[b].insert(dist_list_[b].end(), dist.begin(), dist.end());
-        }
         for (auto& o : outs) {
           moves_ += o.moves;
           ends_ += o.ends;
