@@ -8,7 +8,8 @@
 //     full:  also the hash retrograde on Gadur side 3 from the empty board
 //            (about 3 CPU-minutes and 2 GB)
 //     dense: only the dense-index retrograde, Gadur side 3 (as written and
-//            merge-only) and Enfargar side 3 from the empty board, each
+//            merge-only) and Enfargar side 3 from the empty board on two
+//            threads, then Gadur as written and Enfargar on one, each
 //            beside `perft gadur --size 4 --depth 6` and its own game's perft
 //            in the same run (the issue-15 targets)
 //     compact: only the compact alpha-beta on Gadur merge-only, side 3
@@ -282,6 +283,9 @@ int main(int argc, char** argv) {
     double s2 = dense("gadur s3 merge-only", mo, "", 2, pm);
     double pe = perft_rate("enfargar s3", en, "", 6);
     double s3 = dense("enfargar s3", en, "", 2, pe);
+    // One thread: the per-core rate without a second thread's contention.
+    dense("gadur s3 as written", aw, "", 1, pg);
+    dense("enfargar s3", en, "", 1, pe);
     std::printf(
         "wall time / perft gadur s4 d6: gadur %.2f, merge-only %.2f, enfargar %.2f "
         "(<= 3 meets the target)\n",
