@@ -144,7 +144,7 @@ class CompactDfs {
       const Key base = side_flipped(key, white);
       const Key digit = white ? 2 : 1;
       for (const Move& m : ms)
-        __builtin_prefetch(bucket(codec_.moved_key(&base, m.site, digit, 0, 0)));
+        __builtin_prefetch(bucket(codec_.moved_key_one(base, m.site, digit, 0, 0)));
     }
     // The stored best move first, then by history score.
     if (best_site >= 0)
@@ -204,7 +204,7 @@ class CompactDfs {
     const Key mine = white ? 2 : 1, theirs = 3 - mine;
     Key* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
     for (int i = 0; i < n; ++i) {
-      keys[i] = codec_.moved_key(&base, ps[i].site, mine, ps[i].captured.w[0], Key{0} - theirs);
+      keys[i] = codec_.moved_key_one(base, ps[i].site, mine, ps[i].captured.w[0], Key{0} - theirs);
       __builtin_prefetch(bucket(keys[i]));
     }
     // The order of search(): the stored best move first, then by history

@@ -248,6 +248,13 @@ class Base3Keys {
     return smallest(v);
   }
 
+  /// moved_key of a codec without symmetries: one image, passed by value.
+  K moved_key_one(K base, int site, K site_mult, uint64_t bits, K bits_mult) const {
+    K v = base + site_mult * site_p3_[site * syms_];
+    if (bits) v += bits_mult * weight(0, bits);
+    return v;
+  }
+
   /// The smallest of the first symmetries() keys.
   K smallest(const K* keys) const {
     if (syms_ != 12) return keys[0];
