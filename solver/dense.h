@@ -409,61 +409,67 @@ class WideCodec : public Base3Keys<uint64_t> {
                   "the compact method takes boards of at most 39 cells (side 4)") {}
 };
 
-/// A set of keys as a bitmap, with a rank directory once complete.
+/// A set of keys as a bitmap, with a rank directory once complete. Each
+/// 64-byte line holds its own directory entry: word 0 the rank of its
+/// first key, words 1-7 the bits of 448 keys, so that contains() and rank()
+/// of a key read one cache line.
 class DenseSet {
  public:
-  explicit DenseSet(uint64_t keys) : words_((keys + 63) / 64 + 8) {
-    // 64-byte aligned: the 8 words one rank directory entry covers are one
-    // cache line.
-    words_ = (words_ + 7) & ~uint64_t{7};
+  static constexpr uint32_t kKeysPerLine = 448;
+
+  explicit DenseSet(uint64_t keys) : words_((keys / kKeysPerLine + 2) * 8) {
+    // 64-byte aligned (huge_alloc): a line is a cache line.
     bits_.reset(static_cast<uint64_t*>(huge_alloc(words_ * 8)));  // huge pages: random probes
     std::fill(bits_.get(), bits_.get() + words_, uint64_t{0});
   }
   /// Sets the key's bit; true if it was clear (thread-safe).
   bool insert(uint32_t key) {
-    std::atomic_ref<uint64_t> w(bits_[key >> 6]);
-    uint64_t bit = uint64_t{1} << (key & 63);
+    std::atomic_ref<uint64_t> w(bits_[word_of(key)]);
+    const uint64_t bit = bit_of(key);
     if (w.load(std::memory_order_relaxed) & bit) return false;
     return (w.fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
   }
-  bool contains(uint32_t key) const { return (bits_[key >> 6] >> (key & 63)) & 1; }
+  bool contains(uint32_t key) const { return (bits_[word_of(key)] & bit_of(key)) != 0; }
   /// Starts loading what contains() and rank() of the key read.
-  void prefetch(uint32_t key) const {
-    __builtin_prefetch(&bits_[key >> 6]);
-    if (!dir_.empty()) __builtin_prefetch(&dir_[key >> 9]);
-  }
+  void prefetch(uint32_t key) const { __builtin_prefetch(&bits_[key / kKeysPerLine * 8]); }
   /// Builds the rank directory (after the last insert).
   void build_rank() {
-    dir_.assign(words_ / 8 + 1, 0);
     uint64_t acc = 0;
-    for (uint64_t i = 0; i < words_; ++i) {
-      if (i % 8 == 0) dir_[i / 8] = static_cast<uint32_t>(acc);
-      acc += static_cast<uint64_t>(std::popcount(bits_[i]));
+    for (uint64_t line = 0; line < words_; line += 8) {
+      bits_[line] = acc;
+      for (int i = 1; i < 8; ++i) acc += static_cast<uint64_t>(std::popcount(bits_[line + i]));
     }
     size_ = acc;
   }
   uint64_t size() const { return size_; }
   /// Position number of a key in the set (keys in increasing order).
   uint32_t rank(uint32_t key) const {
-    uint64_t w = key >> 6;
-    uint32_t r = dir_[w / 8];
-    for (uint64_t i = w & ~uint64_t{7}; i < w; ++i) r += std::popcount(bits_[i]);
-    return r + std::popcount(bits_[w] & ((uint64_t{1} << (key & 63)) - 1));
+    const uint32_t line = key / kKeysPerLine, b = key - line * kKeysPerLine;
+    const uint64_t* l = &bits_[uint64_t{line} * 8];
+    const unsigned w = b >> 6;  // 0..6
+    uint32_t r = static_cast<uint32_t>(l[0]);
+    for (unsigned i = 0; i < w; ++i) r += static_cast<uint32_t>(std::popcount(l[1 + i]));
+    return r + static_cast<uint32_t>(std::popcount(l[1 + w] & ((uint64_t{1} << (b & 63)) - 1)));
   }
   /// Rank of the key, or -1 if absent.
   int64_t find(uint32_t key) const { return contains(key) ? int64_t{rank(key)} : -1; }
-  uint64_t bytes() const { return words_ * 8 + dir_.size() * 4; }
+  uint64_t bytes() const { return words_ * 8; }
   uint64_t words() const { return words_; }
   const uint64_t* data() const { return bits_.get(); }
   uint64_t* data() { return bits_.get(); }
 
  private:
+  static uint64_t word_of(uint32_t key) {
+    const uint32_t line = key / kKeysPerLine;
+    return uint64_t{line} * 8 + 1 + ((key - line * kKeysPerLine) >> 6);
+  }
+  static uint64_t bit_of(uint32_t key) { return uint64_t{1} << ((key % kKeysPerLine) & 63); }
+
   struct Free {
     void operator()(uint64_t* p) const { std::free(p); }
   };
   uint64_t words_;
   std::unique_ptr<uint64_t[], Free> bits_;
-  HugeVector<uint32_t> dir_;
   uint64_t size_ = 0;
 };
 
