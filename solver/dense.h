@@ -100,7 +100,7 @@ template <class S>
 concept PlacementGame = RetractableGame<S> &&
     requires(const S& s, typename S::Placed* p, std::vector<typename S::Placed>& v,
              const Bitboard<1>& b) {
-  { s.placements(p) } -> std::convertible_to<int>;
+  { s.placements(p, true) } -> std::convertible_to<int>;
   { s.retractions(v) } -> std::same_as<void>;
   { p->site } -> std::convertible_to<int>;
   { p->captured } -> std::convertible_to<Bitboard<1>>;
@@ -706,7 +706,7 @@ class DenseMoves {
       uint32_t img[12];
       codec_.images(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0], them, img);
       const uint32_t dm = me == Color::kBlack ? 1 : 2, dt = 3 - dm;
-      const int n = s.placements(sc.placed.data());
+      const int n = s.placements(sc.placed.data(), true);
       for (int i = 0; i < n; ++i) {
         const Placed& p = sc.placed[i];
         if (!p.answered) {  // the opponent has no placement: an end

@@ -320,7 +320,7 @@ State<W> State<W>::transformed(int k) const {
 }
 
 template <int W>
-int State<W>::placements(Placed* out) const {
+int State<W>::placements(Placed* out, bool with_answers) const {
   const auto& m = ctx_->masks;
   const BB& own = stones_[idx(to_move_)];
   const BB& opp = stones_[idx(other(to_move_))];
@@ -331,7 +331,7 @@ int State<W>::placements(Placed* out) const {
   // groups, whose cells touch no remaining enemy stone: a reply too.
   const BB far_opp = e.andnot(m.dilate(opp));
   const auto answered = [&](const Placed& p) {
-    return p.captured.any() || far_opp.andnot(BB::single(p.site)).any();
+    return with_answers && (p.captured.any() || far_opp.andnot(BB::single(p.site)).any());
   };
   int n = 0;
   // Lone placements (G = {c}) are legal; they capture only when S == 1:
@@ -349,12 +349,13 @@ int State<W>::placements(Placed* out) const {
   });
   const BB cand = e & near_own;
   Groups<W> mine, theirs;
-  bool built = false;
+  bool have_theirs = false, have_mine = false;
   if (cand.any()) {
     theirs.build(m, opp);
-    mine.build(m, own);
-    built = true;
+    have_theirs = true;
     if (theirs.n >= 2) {
+      mine.build(m, own);
+      have_mine = true;
       cand.for_each([&](int c) {
         const BB g = mine.joined_at(m, c);
         const int gsize = g.count();
@@ -367,17 +368,16 @@ int State<W>::placements(Placed* out) const {
       });
     }
   }
+  if (!with_answers) return n;
   // The others leave the opponent no lone reply (every empty cell touches
   // one of its stones) and capture nothing: does it have a merge? Its
   // groups are as here; ours are joined at the site.
   for (int i = 0; i < n; ++i) {
     Placed& p = out[i];
     if (p.answered) continue;
-    if (!built) {
-      theirs.build(m, opp);
-      mine.build(m, own);
-      built = true;
-    }
+    if (!have_theirs) theirs.build(m, opp);
+    if (!have_mine) mine.build(m, own);
+    have_theirs = have_mine = true;
     const Groups<W> ours = mine.with_stone(m, p.site);
     p.answered =
         ours.n >= 2 && theirs.some_merge(m, ours, e.andnot(BB::single(p.site)), ctx_->opt.subset);

@@ -169,7 +169,7 @@ class State {
   struct Placed {
     int16_t site;
     /// The opponent has a placement after it (else the child is an end:
-    /// the opponent, stuck, wins).
+    /// the opponent, stuck, wins); set by placements(out, true).
     bool answered = false;
     BB captured;
   };
@@ -178,7 +178,9 @@ class State {
   /// (room for every site); returns
   /// their number. The same as legal_sites() then analyse() of each, from
   /// one pass over the groups (no allocation).
-  int placements(Placed* out) const;
+  /// With `with_answers`, also whether the opponent can answer each
+  /// (Placed::answered; else it is left false).
+  int placements(Placed* out, bool with_answers = false) const;
   /// The retrograde moves of predecessors() as (site the last mover placed,
   /// stones of the side to move it captured), possibly with repeats; out is
   /// cleared first (its capacity is reused).

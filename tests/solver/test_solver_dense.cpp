@@ -151,10 +151,17 @@ TEST_CASE("gadur placements() and has_placement() agree with legal_sites() and a
           s.apply(ms[rng() % ms.size()], u);
         }
       }
-      std::vector<GState::Placed> placed(64);
+      std::vector<GState::Placed> placed(64), plain(64);
       size_t answered = 0, stuck = 0;
       for (const GState& s : states) {
-        const int n = s.placements(placed.data());
+        const int n = s.placements(placed.data(), true);
+        // Without the answers: the same list, nothing claimed.
+        REQUIRE(s.placements(plain.data()) == n);
+        for (int i = 0; i < n; ++i) {
+          REQUIRE(plain[i].site == placed[i].site);
+          REQUIRE(plain[i].captured == placed[i].captured);
+          REQUIRE(!plain[i].answered);
+        }
         std::vector<std::pair<int, uint64_t>> got, want;
         for (int i = 0; i < n; ++i) {
           got.push_back({placed[i].site, placed[i].captured.w[0]});
