@@ -815,6 +815,19 @@ SolveReport solve_setups_superko(const std::vector<Branch<S>>& branches, const S
       const size_t pick = nearest_even(margins.size(), [&](size_t i) { return *margins[i].exact; });
       rep.value = Value::margin(*margins[pick].exact);
       rep.pie_setup = branches[pick].name;
+    } else {
+      // The setter can already choose among the finished set-ups: the one
+      // nearest to even bounds what the chooser gets.
+      std::optional<size_t> pick;
+      for (size_t i = 0; i < margins.size(); ++i)
+        if (margins[i].exact &&
+            (!pick || std::abs(*margins[i].exact) < std::abs(*margins[*pick].exact)))
+          pick = i;
+      if (pick)
+        rep.note += std::string(rep.note.empty() ? "" : "; ") +
+                    "the finished set-ups let the setter hold the chooser to at most " +
+                    margin_text(std::abs(*margins[*pick].exact)) + " (set-up " +
+                    branches[*pick].name + ")";
     }
     return rep;
   } else {

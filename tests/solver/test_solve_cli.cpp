@@ -369,6 +369,11 @@ TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpo
   CHECK(pp["complete"] == false);
   CHECK(pp["value"].is_null());
   CHECK(pp["note"].get<std::string>().find("set-ups solved") != std::string::npos);
+  // The finished set-ups already bound the pie: the setter's choice among
+  // them (the full run's, a1 a2, is finished first).
+  CHECK(pp["note"].get<std::string>().find("the setter hold the chooser to at most 0.5 (set-up " +
+                                           pw["pie_setup"].get<std::string>() + ")") !=
+        std::string::npos);
   args = pie;
   args.insert(args.end(), {"--checkpoint", pie_file});
   auto pie_rest = run(args);
