@@ -1137,30 +1137,27 @@ class DenseRetrograde : public DenseMoves<S> {
           for (size_t j = 0; j < m; ++j) {
             const uint32_t r = prank[j];
             const uint8_t jcode = pcode[j];
-            if (alone) {  // one thread: no locked instruction
-              const uint8_t old = cell_[r];
-              if ((old >> kCodeShift) & 3) continue;  // decided already
-              bool decided;
-              cell_[r] = counter_step(old, jcode, decided);
-              if (decided) {
-                dist_[r] = static_cast<uint8_t>(d + 1);
-                next[t].push_back(pend[j]);
+            // One thread stores plainly (no locked instruction); several
+            // compare-and-swap, retrying with the value another one wrote.
+            const auto store = [&](uint8_t& old, uint8_t nv) {
+              if (alone) {
+                cell_[r] = nv;
+                return true;
               }
-              continue;
-            }
-            std::atomic_ref<uint8_t> cell(cell_[r]);
-            uint8_t old = cell.load(std::memory_order_relaxed);
+              return std::atomic_ref<uint8_t>(cell_[r]).compare_exchange_weak(
+                  old, nv, std::memory_order_relaxed);
+            };
+            uint8_t old = alone ? cell_[r] : load(r);
             for (;;) {
               if ((old >> kCodeShift) & 3) break;  // decided already
               bool decided;
               const uint8_t nv = counter_step(old, jcode, decided);
-              if (cell.compare_exchange_weak(old, nv, std::memory_order_relaxed)) {
-                if (decided) {
-                  dist_[r] = static_cast<uint8_t>(d + 1);
-                  next[t].push_back(pend[j]);
-                }
-                break;
+              if (!store(old, nv)) continue;
+              if (decided) {
+                dist_[r] = static_cast<uint8_t>(d + 1);
+                next[t].push_back(pend[j]);
               }
+              break;
             }
           }
         }

@@ -505,13 +505,16 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
   return r;
 }
 
-/// The pie set-up the setter should choose among n: the smallest margin
-/// in absolute value (ties: the first, i.e. the first in byte order).
+/// The pie set-up the setter should choose among n: of the known margins
+/// (margin(i) is an optional), the smallest in absolute value (ties: the
+/// first, i.e. the first in byte order); nullopt when none is known.
 template <class Margin>
-size_t nearest_even(size_t n, Margin margin) {
-  size_t pick = 0;
-  for (size_t i = 1; i < n; ++i)
-    if (std::abs(int64_t{margin(i)}) < std::abs(int64_t{margin(pick)})) pick = i;
+std::optional<size_t> nearest_even(size_t n, Margin margin) {
+  std::optional<size_t> pick;
+  for (size_t i = 0; i < n; ++i)
+    if (const auto m = margin(i);
+        m && (!pick || std::abs(int64_t{*m}) < std::abs(int64_t{*margin(*pick)})))
+      pick = i;
   return pick;
 }
 
@@ -810,24 +813,18 @@ SolveReport solve_setups_superko(const std::vector<Branch<S>>& branches, const S
     for (size_t i = 0; i < branches.size(); ++i)
       rep.openings.push_back({branches[i].name, branches[i].count,
                               margins[i].exact ? Value::margin(*margins[i].exact) : Value{}, -1});
+    const auto pick = nearest_even(margins.size(), [&](size_t i) { return margins[i].exact; });
     if (std::all_of(margins.begin(), margins.end(),
                     [](const auto& m) { return m.exact.has_value(); })) {
-      const size_t pick = nearest_even(margins.size(), [&](size_t i) { return *margins[i].exact; });
-      rep.value = Value::margin(*margins[pick].exact);
-      rep.pie_setup = branches[pick].name;
-    } else {
-      // The setter can already choose among the finished set-ups: the one
-      // nearest to even bounds what the chooser gets.
-      std::optional<size_t> pick;
-      for (size_t i = 0; i < margins.size(); ++i)
-        if (margins[i].exact &&
-            (!pick || std::abs(*margins[i].exact) < std::abs(*margins[*pick].exact)))
-          pick = i;
-      if (pick)
-        rep.note += std::string(rep.note.empty() ? "" : "; ") +
-                    "the finished set-ups let the setter hold the chooser to at most " +
-                    margin_text(std::abs(*margins[*pick].exact)) + " (set-up " +
-                    branches[*pick].name + ")";
+      rep.value = Value::margin(*margins[*pick].exact);
+      rep.pie_setup = branches[*pick].name;
+    } else if (pick) {
+      // The setter can already choose among the finished set-ups: that
+      // one bounds what the chooser gets.
+      rep.note += std::string(rep.note.empty() ? "" : "; ") +
+                  "the finished set-ups let the setter hold the chooser to at most " +
+                  margin_text(std::abs(*margins[*pick].exact)) + " (set-up " +
+                  branches[*pick].name + ")";
     }
     return rep;
   } else {
@@ -952,7 +949,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     pv_from = *root;
   } else if (!branches.empty()) {
     // Pie: the set-up nearest to even.
-    const size_t pick = nearest_even(branches.size(), [&](size_t i) { return *done[i]; });
+    const size_t pick = *nearest_even(branches.size(), [&](size_t i) { return done[i]; });
     rep.value = score_value(*done[pick], neutral);
     rep.pie_setup = branches[pick].name;
     pv_from = branches[pick].state;
