@@ -11,7 +11,9 @@
 //            merge-only) and Enfargar side 3 from the empty board on two
 //            threads, then Gadur as written and Enfargar on one, each
 //            beside `perft gadur --size 4 --depth 6` and its own game's perft
-//            in the same run (the issue-15 targets)
+//            in the same run (the issue-15 targets), and the move
+//            generation alone on a sample of the stored positions (the
+//            ceiling it sets on positions per CPU second)
 //     compact: only the compact alpha-beta on Gadur merge-only, side 3
 //            (after 'c3 a1' and from the start) and side 4 (50 M nodes from
 //            the start, 64-bit keys), each beside its perft rate
@@ -236,6 +238,41 @@ double dense(const char* what, const C& ctx, const std::string& record, int thre
               (name + ": memory").c_str(), double(d.bytes()) / d.positions(),
               static_cast<unsigned long long>(d.moves()), d.lookup(root).first.text().c_str(),
               d.sweeps());
+  // The move generation alone, on a uniform sample of the stored
+  // positions: each has its children listed once (a game without retrograde
+  // moves: twice, enumeration and settling), each decided one its parents.
+  // Their time a position bounds the positions per CPU second from above;
+  // the rest of the solver's time is the tables' memory.
+  const auto some = d.sample(std::max<uint64_t>(1, d.positions() / 200'000));
+  solver::DenseMoves<S> mv(root, true);
+  typename solver::DenseMoves<S>::Scratch sc;
+  auto [kids, tk] = bench::timed([&] {
+    uint64_t k = 0;
+    for (const S& x : some) {
+      mv.children(x, sc);
+      k += sc.kids.size();
+    }
+    return k;
+  });
+  auto [pars, tp] = bench::timed([&] {
+    uint64_t k = 0;
+    for (const S& x : some) {
+      if constexpr (solver::RetractableGame<S>) {
+        if (d.lookup(x).second < 0) continue;  // a draw: never propagated
+        mv.parents(x, sc);
+        k += sc.ranks.size();
+      } else {
+        mv.children(x, sc);
+      }
+    }
+    return k;
+  });
+  const double ns = 1e9 / static_cast<double>(some.size());
+  std::printf("%-44s %14.2f M positions per CPU s at most (%.0f ns children, %.0f ns %s)\n",
+              (name + ": move generation").c_str(), 1e3 / ((tk + tp) * ns), tk * ns, tp * ns,
+              solver::RetractableGame<S> ? "parents" : "children again");
+  (void)kids;
+  (void)pars;
   std::fflush(stdout);
   return s;
 }

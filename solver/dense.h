@@ -872,6 +872,21 @@ class DenseRetrograde : public DenseMoves<S> {
   }
   Value::Kind neutral_kind() const { return neutral_; }
 
+  /// Every `every`-th stored position in key order, decoded: a uniform
+  /// sample of the positions (for measurements).
+  std::vector<S> sample(uint64_t every) const {
+    std::vector<S> out;
+    const uint64_t* w = set_.data();
+    uint64_t i = 0;
+    for (uint64_t line = 0; line + 8 <= set_.words(); line += 8)
+      for (int k = 1; k < 8; ++k)
+        for (uint64_t b = w[line + k]; b; b &= b - 1)
+          if (i++ % every == 0)
+            out.push_back(this->decode(static_cast<uint32_t>(line / 8 * DenseSet::kKeysPerLine +
+                                                             (k - 1) * 64 + std::countr_zero(b))));
+    return out;
+  }
+
   /// Value and plies to the end (-1: draw or unknown) of a position reachable
   /// from the root.
   std::pair<Value, int> lookup(const S& s) const {

@@ -59,6 +59,21 @@ uint64_t compare_methods(const S& root, int threads = 1) {
   // (Enfargar: nor the positions after one pass, which it reads as the same
   // board without the pass).
   if constexpr (std::is_same_v<S, GState>) CHECK(d.positions() == r.positions() - r.terminals());
+  // sample(): every stored position once, in key order (none an end); or
+  // every k-th of them.
+  const auto key = [&](const S& x) {
+    return d.codec().canonical(x.stones(Color::kBlack).w[0], x.stones(Color::kWhite).w[0],
+                               x.to_move());
+  };
+  const std::vector<S> all = d.sample(1);
+  REQUIRE(all.size() == d.positions());
+  for (size_t i = 0; i < all.size(); ++i) {
+    REQUIRE(!all[i].is_terminal());
+    if (i > 0) REQUIRE(key(all[i - 1]) < key(all[i]));
+  }
+  const std::vector<S> third = d.sample(3);
+  REQUIRE(third.size() == (all.size() + 2) / 3);
+  for (size_t i = 0; i < third.size(); ++i) REQUIRE(key(third[i]) == key(all[3 * i]));
   return compared;
 }
 
