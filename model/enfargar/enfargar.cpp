@@ -83,6 +83,31 @@ namespace {
 template <int W>
 Bitboard<W> ray_reach(const HexMasks<W>& m, const Bitboard<W>& target, const Bitboard<W>& pass,
                       int d) {
+  if constexpr (W == 1) {
+    // One word: a doubling fill (Kogge-Stone). After the round of step k,
+    // f holds the points from which some walk of at most 2k - 1 steps over
+    // `pass` ends on the target, and p the points starting k points of
+    // `pass` in a row; a shift of k steps is one shift of k times the
+    // direction's delta (a run of board points in a row never wraps). The
+    // rounds stop once 2k - 1 covers the longest line; no branch on the
+    // stones, unlike the step-by-step fill below.
+    const int delta = m.geo().delta(d);
+    const uint64_t valid = m.valid().w[0];
+    const auto ahead = [&](uint64_t x, int k) {  // bit y set iff x holds y + k steps
+      const int sh = k * delta;
+      return (sh > 0 ? x >> sh : x << -sh) & valid;
+    };
+    const int longest = 2 * m.geo().side() - 1;
+    uint64_t f = target.w[0], p = pass.w[0];
+    for (int k = 1;; k *= 2) {
+      f |= p & ahead(f, k);
+      if (2 * k - 1 >= longest) break;
+      p &= ahead(p, k);
+    }
+    Bitboard<W> reach;
+    reach.w[0] = ahead(f, 1);
+    return reach;
+  }
   const int back = opposite(d);
   Bitboard<W> reach = m.shift(target, back);
   Bitboard<W> front = reach & pass;
