@@ -451,6 +451,15 @@ class DenseSet {
     for (unsigned i = 0; i < w; ++i) r += static_cast<uint32_t>(std::popcount(l[1 + i]));
     return r + static_cast<uint32_t>(std::popcount(l[1 + w] & ((uint64_t{1} << (b & 63)) - 1)));
   }
+  /// Calls f(key) for every key in the set, in increasing order.
+  template <class F>
+  void for_each(F&& f) const {
+    for (uint64_t line = 0; line + 8 <= words_; line += 8)
+      for (uint32_t k = 1; k < 8; ++k)
+        for (uint64_t b = bits_[line + k]; b; b &= b - 1)
+          f(static_cast<uint32_t>(line / 8 * kKeysPerLine + (k - 1) * 64 +
+                                  static_cast<uint32_t>(std::countr_zero(b))));
+  }
   /// Rank of the key, or -1 if absent.
   int64_t find(uint32_t key) const { return contains(key) ? int64_t{rank(key)} : -1; }
   uint64_t bytes() const { return words_ * 8; }
@@ -876,14 +885,10 @@ class DenseRetrograde : public DenseMoves<S> {
   /// sample of the positions (for measurements).
   std::vector<S> sample(uint64_t every) const {
     std::vector<S> out;
-    const uint64_t* w = set_.data();
     uint64_t i = 0;
-    for (uint64_t line = 0; line + 8 <= set_.words(); line += 8)
-      for (int k = 1; k < 8; ++k)
-        for (uint64_t b = w[line + k]; b; b &= b - 1)
-          if (i++ % every == 0)
-            out.push_back(this->decode(static_cast<uint32_t>(line / 8 * DenseSet::kKeysPerLine +
-                                                             (k - 1) * 64 + std::countr_zero(b))));
+    set_.for_each([&](uint32_t key) {
+      if (i++ % every == 0) out.push_back(this->decode(key));
+    });
     return out;
   }
 
