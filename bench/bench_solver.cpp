@@ -13,7 +13,8 @@
 //            beside `perft gadur --size 4 --depth 6` and its own game's perft
 //            in the same run (the issue-15 targets), and the move
 //            generation alone on a sample of the stored positions (the
-//            ceiling it sets on positions per CPU second)
+//            ceiling it sets on positions per CPU second), and the tables'
+//            memory traffic alone for the same sample (the other ceiling)
 //     compact: only the compact alpha-beta on Gadur merge-only, side 3
 //            (after 'c3 a1' and from the start) and side 4 (50 M nodes from
 //            the start, 64-bit keys), each beside its perft rate
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <string>
 #include <type_traits>
 
@@ -275,6 +277,41 @@ double dense(const char* what, const C& ctx, const std::string& record, int thre
       (name + ": move generation").c_str(), 1e3 / ((tk + tp) * ns), tk * ns, tp * ns,
       solver::RetractableGame<S> ? "parents" : "children again",
       100.0 * decided.size() / some.size());
+  // The tables' traffic alone for the same sample, keys listed beforehand:
+  // the children's bitmap lines (enumeration), each position's own line
+  // and byte (first bytes; the layer, if decided), the decided ones'
+  // parents' lines and bytes (counter method); a game without retrograde
+  // moves reads its children's lines, then their lines and bytes
+  // (settling), and its own. The other ceiling: memory at no move cost.
+  std::vector<uint32_t> lines, bytes;
+  for (const S& x : some) {
+    mv.children(x, sc);
+    for (const auto& k : sc.kids)
+      if (k.code == solver::DenseMoves<S>::kUnknown) {
+        lines.push_back(k.key);
+        if (!solver::RetractableGame<S>) bytes.push_back(k.key);
+      }
+    bytes.push_back(mv.key_of(x));
+  }
+  for (const S& x : decided) {
+    bytes.push_back(mv.key_of(x));
+    mv.parents(x, sc);
+    bytes.insert(bytes.end(), sc.ranks.begin(), sc.ranks.end());
+  }
+  // Shuffled with a fixed seed: the solver meets them in no useful order.
+  std::mt19937 rng(15);
+  for (auto* v : {&lines, &bytes}) std::shuffle(v->begin(), v->end(), rng);
+  const auto [probed, tt] =
+      bench::timed([&] { return d.probe(lines, false) + d.probe(bytes, true); });
+  std::printf(
+      "%-44s %14.2f M positions per CPU s at most (%.0f ns a position: %.1f lines, %.1f lines "
+      "and bytes; check %llu)\n",
+      (name + ": table traffic").c_str(), 1e3 / (tt * ns), tt * ns,
+      double(lines.size()) / some.size(), double(bytes.size()) / some.size(),
+      static_cast<unsigned long long>(probed));
+  std::printf("%-44s %14.2f M positions per CPU s (generation + traffic, against %.2f M run)\n",
+              (name + ": both").c_str(), 1e3 / ((tk + tp + tt) * ns),
+              cpu > 0 ? d.positions() / cpu / 1e6 : 0.0);
   std::fflush(stdout);
   return s;
 }

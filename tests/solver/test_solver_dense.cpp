@@ -74,6 +74,26 @@ uint64_t compare_methods(const S& root, int threads = 1) {
   const std::vector<S> third = d.sample(3);
   REQUIRE(third.size() == (all.size() + 2) / 3);
   for (size_t i = 0; i < third.size(); ++i) REQUIRE(key(third[i]) == key(all[3 * i]));
+  // probe(): counts the stored keys among those given (a non-smallest
+  // image of a position with several is never stored), adding the value
+  // bytes read with `cells` (a decided position's byte is its code << 5).
+  std::vector<uint32_t> stored, images;
+  uint64_t decided = 0;
+  for (const S& x : all) {
+    stored.push_back(key(x));
+    uint32_t img[12];
+    d.codec().images(x.stones(Color::kBlack).w[0], x.stones(Color::kWhite).w[0], x.to_move(), img);
+    const uint32_t top = *std::max_element(img, img + d.symmetries());
+    if (top != key(x)) images.push_back(top);
+    if (d.lookup(x).second >= 0) ++decided;
+  }
+  REQUIRE(d.probe(stored, false) == d.positions());
+  REQUIRE(!images.empty());
+  REQUIRE(d.probe(images, false) == 0);
+  REQUIRE(d.probe(images, true) == 0);
+  const uint64_t bytes = d.probe(stored, true) - d.positions();
+  REQUIRE(bytes >= 32 * decided);
+  REQUIRE(bytes <= 255 * d.positions());
   return compared;
 }
 
