@@ -118,6 +118,11 @@ std::vector<CommandSpec> solve_commands() {
                             "dfs: transposition table size in MB, keys' heap memory included "
                             "(default 512)",
                             uint64_t{1}, uint64_t{1} << 20);
+             add_int_option(cmd, "--kept-mb", a->o.kept_mb,
+                            "dense, Enfargar: memory in MB for the successor lists kept from the "
+                            "enumeration, so that solving need not list them again (default 384; "
+                            "0: none)",
+                            uint64_t{0}, uint64_t{1} << 20);
              add_int_option(cmd, "--max-nodes", a->o.max_nodes,
                             "dfs: stop after this many nodes and report the openings solved so "
                             "far (default: no limit)",

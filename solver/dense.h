@@ -500,6 +500,8 @@ class DenseMoves {
   static constexpr uint8_t kNoDist = 0xff;
   /// Positions handled between prefetches and the loads they serve.
   static constexpr uint64_t kChunk = 128;
+  /// Positions whose successor lists are kept (or not) together.
+  static constexpr uint64_t kKeptPiece = 32 * kChunk;
 
   /// Can the dense method solve from this position?
   static std::string unsupported(const S& root) {
@@ -829,6 +831,7 @@ class DenseRetrograde : public DenseMoves<S> {
   using Base::kCodeShift;
   using Base::kCountMask;
   using Base::kFast;
+  using Base::kKeptPiece;
   using Base::kLoss;
   using Base::kNeutral;
   using Base::kNeutralSeen;
@@ -847,6 +850,11 @@ class DenseRetrograde : public DenseMoves<S> {
   struct Config {
     bool symmetry = true;
     int threads = 1;
+    /// Games without retrograde moves (Enfargar): memory for the successor
+    /// lists kept from the enumeration, so that solving a position does
+    /// not generate its moves again; the positions whose lists do not fit
+    /// are listed again (0: none kept).
+    uint64_t kept_bytes = uint64_t{384} << 20;
   };
 
   DenseRetrograde(const S& root, Config cfg)
@@ -877,8 +885,11 @@ class DenseRetrograde : public DenseMoves<S> {
   uint32_t sweeps() const { return max_dist_; }
   int symmetries() const { return codec_.symmetries(); }
   uint64_t bytes() const {
-    return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_;
+    return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_ + kept_peak_;
   }
+  /// Successor entries kept from the enumeration (games without retrograde
+  /// moves), out of moves().
+  uint64_t kept_moves() const { return kept_moves_; }
   Value::Kind neutral_kind() const { return neutral_; }
 
   /// Every `every`-th stored position in key order, decoded: a uniform
@@ -959,12 +970,23 @@ class DenseRetrograde : public DenseMoves<S> {
   /// cheap positions does not wait for one with costly ones.
   template <class F>
   void parallel(uint64_t n, F&& f) {
-    int t = cfg_.threads;
+    const int t = cfg_.threads;
     if (n < 4096 || t == 1) {
       f(0, 0, n);
       return;
     }
-    const uint64_t grain = std::max<uint64_t>(1024, n / (uint64_t{32} * t));
+    slices(n, std::max<uint64_t>(1024, n / (uint64_t{32} * t)), f);
+  }
+
+  /// Runs f(thread, begin, end) over [0, n) in slices of `grain`, each
+  /// thread taking the next one until none is left.
+  template <class F>
+  void slices(uint64_t n, uint64_t grain, F&& f) {
+    const int t = cfg_.threads;
+    if (t == 1) {
+      f(0, 0, n);
+      return;
+    }
     std::atomic<uint64_t> next{0};
     std::vector<std::thread> ws;
     std::vector<std::string> errors(t);
@@ -986,6 +1008,43 @@ class DenseRetrograde : public DenseMoves<S> {
       if (!e.empty()) throw std::runtime_error(e);
   }
 
+  /// Successor lists of the positions [lo, hi) of one bucket, kept from
+  /// the enumeration: each position's children in order (a stored child's
+  /// key, or kVirtual + code * 256 + plies for a virtual one) and its
+  /// count (+ kPassOnly when its only move is a pass).
+  struct Kept {
+    static constexpr uint32_t kVirtual = 0xffff0000u;  // above every key (< 2 * 3^19)
+    static constexpr uint8_t kPassOnly = 0x80;
+    uint64_t lo = 0, hi = 0;
+    std::vector<uint32_t> kids;
+    std::vector<uint8_t> counts;
+    uint64_t bytes() const { return kids.capacity() * 4 + counts.capacity(); }
+    /// Appends a position's list; false if it cannot be kept.
+    bool add(const std::vector<Child>& ks, bool pass_only) {
+      if (ks.size() >= kPassOnly) return false;
+      counts.push_back(static_cast<uint8_t>(ks.size() | (pass_only ? kPassOnly : 0)));
+      for (const Child& k : ks)
+        kids.push_back(k.code == Base::kUnknown ? k.key : kVirtual + k.code * 256u + k.dist);
+      return true;
+    }
+    /// Position lo + i's list into sc.kids and sc.pass_only, read from
+    /// entry `at` of kids; returns the entry after it.
+    size_t get(uint64_t i, size_t at, Scratch& sc) const {
+      sc.kids.clear();
+      const uint8_t c = counts[i];
+      sc.pass_only = (c & kPassOnly) != 0;
+      for (unsigned j = 0; j < (c & ~kPassOnly); ++j) {
+        const uint32_t x = kids[at++];
+        if (x < kVirtual)
+          sc.kids.push_back({x, Base::kUnknown, 0});
+        else
+          sc.kids.push_back(
+              {0, static_cast<uint8_t>((x >> 8) & 0xff), static_cast<uint8_t>(x & 0xff)});
+      }
+      return at;
+    }
+  };
+
   /// Breadth-first enumeration of the reachable classes. Buckets: plies from
   /// the root (counter method) or stone counts (layered method). The counter
   /// method also records each position's first byte and distance.
@@ -1000,6 +1059,7 @@ class DenseRetrograde : public DenseMoves<S> {
     struct Out {
       std::vector<std::vector<uint32_t>> found;  // per bucket offset 0 (same), 1.. (more)
       uint64_t moves = 0, ends = 0;
+      std::vector<Kept> kept;
     };
     std::vector<Out> outs(cfg_.threads);
     uint64_t seen = 1;
@@ -1027,14 +1087,42 @@ class DenseRetrograde : public DenseMoves<S> {
         for (auto& o : outs) {
           o.found.resize(codec_.cells() + 2);
           for (auto& f : o.found) f.clear();
+          o.kept.clear();
         }
         parallel(end - begin, [&](int t, uint64_t lo, uint64_t hi) {
           Scratch& sc = scratch[t];
           Out& o = outs[t];
+          // The successor lists, in pieces of kKeptPiece positions, each
+          // kept if it fits the budget.
+          Kept kept;
+          bool keep = false;
+          const auto start = [&](uint64_t at) {
+            keep = !kRetractable && kept_total_.load(std::memory_order_relaxed) < cfg_.kept_bytes;
+            kept = Kept{};
+            if (!keep) return;
+            kept.lo = begin + at;
+            kept.counts.reserve(kKeptPiece);
+            kept.kids.reserve(kKeptPiece * 8);
+          };
+          const auto finish = [&](uint64_t at) {
+            if (!keep) return;
+            kept.hi = begin + at;
+            kept.kids.shrink_to_fit();
+            const uint64_t sz = kept.bytes();
+            if (kept_total_.fetch_add(sz) + sz <= cfg_.kept_bytes)
+              o.kept.push_back(std::move(kept));
+            else
+              kept_total_.fetch_sub(sz);
+          };
+          start(lo);
           // In chunks: the children of kChunk positions first, then their
           // bitmap inserts, whose cache lines were prefetched meanwhile.
           std::vector<uint32_t>& pend = sc.pend;
           for (uint64_t base = lo; base < hi; base += kChunk) {
+            if (base > lo && (base - lo) % kKeptPiece == 0) {
+              finish(base);
+              start(base);
+            }
             const uint64_t top = std::min<uint64_t>(hi, base + kChunk);
             pend.clear();
             int count = 0;
@@ -1042,6 +1130,7 @@ class DenseRetrograde : public DenseMoves<S> {
               S s = decode(list[begin + i]);
               children(s, sc);
               if constexpr (!kRetractable) count = stones_of(s);
+              if (keep) keep = kept.add(sc.kids, sc.pass_only);
               for (const Child& k : sc.kids) {
                 ++o.moves;
                 if (k.code != kUnknown) {
@@ -1072,11 +1161,19 @@ class DenseRetrograde : public DenseMoves<S> {
               o.found[off].push_back(key);
             }
           }
+          finish(hi);
         });
         for (auto& o : outs) {
           moves_ += o.moves;
           ends_ += o.ends;
           o.moves = o.ends = 0;
+          if constexpr (!kRetractable) {
+            if (kept_.size() <= static_cast<size_t>(b)) kept_.resize(b + 1);
+            for (Kept& k : o.kept) {
+              kept_moves_ += k.kids.size();
+              kept_[b].push_back(std::move(k));
+            }
+          }
           for (size_t off = 0; off < o.found.size(); ++off) {
             if (o.found[off].empty()) continue;
             seen += o.found[off].size();
@@ -1090,6 +1187,9 @@ class DenseRetrograde : public DenseMoves<S> {
         if (ctl.stop_requested()) throw Interrupted("interrupted while enumerating positions");
       }
     }
+    kept_peak_ = kept_total_.load();
+    for (auto& v : kept_)
+      std::sort(v.begin(), v.end(), [](const Kept& a, const Kept& b) { return a.lo < b.lo; });
     set_.build_rank();
     uint64_t n = set_.size();
     cell_.assign(n, 0);
@@ -1222,18 +1322,22 @@ class DenseRetrograde : public DenseMoves<S> {
   /// then their ranks, the value bytes prefetched; then the folds. With
   /// `deferred`, a position whose only move is a pass goes there instead.
   void settle_all(const uint32_t* keys, uint64_t n, Scratch& sc, uint32_t& maxd,
-                  std::vector<uint32_t>* deferred) {
+                  std::vector<uint32_t>* deferred, const Kept* kept = nullptr) {
     std::vector<Child>& all = sc.chunk_kids;
     std::vector<uint32_t>& ends = sc.pend;
     std::vector<uint32_t>& ranks = sc.pend_rank;
     std::vector<uint32_t>& who = sc.chunk_keys;
+    size_t at = 0;  // the next entry of kept->kids
     for (uint64_t base = 0; base < n; base += kChunk) {
       const uint64_t top = std::min<uint64_t>(n, base + kChunk);
       all.clear();
       ends.clear();
       who.clear();
       for (uint64_t i = base; i < top; ++i) {
-        children(decode(keys[i]), sc);
+        if (kept)
+          at = kept->get(i, at, sc);
+        else
+          children(decode(keys[i]), sc);
         if (deferred && sc.pass_only) {
           deferred->push_back(keys[i]);
           continue;
@@ -1286,9 +1390,31 @@ class DenseRetrograde : public DenseMoves<S> {
       // stones), then those that must pass (their successor has the same
       // stones and a placement, or is an end).
       for (auto& v : deferred) v.clear();
-      parallel(list.size(), [&](int t, uint64_t lo, uint64_t hi) {
-        settle_all(list.data() + lo, hi - lo, scratch[t], maxd[t], &deferred[t]);
+      // The slices whose successor lists were kept, and the rest in pieces.
+      struct Part {
+        uint64_t lo, hi;
+        const Kept* kept;
+      };
+      std::vector<Part> parts;
+      const uint64_t piece = std::max<uint64_t>(1024, list.size() / (uint64_t{32} * cfg_.threads));
+      uint64_t at = 0;
+      const auto fresh = [&](uint64_t to) {
+        for (; at < to; at = std::min(to, at + piece))
+          parts.push_back({at, std::min(to, at + piece), nullptr});
+      };
+      if (static_cast<size_t>(b) < kept_.size())
+        for (const Kept& k : kept_[b]) {
+          fresh(k.lo);
+          parts.push_back({k.lo, k.hi, &k});
+          at = k.hi;
+        }
+      fresh(list.size());
+      slices(parts.size(), 1, [&](int t, uint64_t lo, uint64_t hi) {
+        for (uint64_t i = lo; i < hi; ++i)
+          settle_all(list.data() + parts[i].lo, parts[i].hi - parts[i].lo, scratch[t], maxd[t],
+                     &deferred[t], parts[i].kept);
       });
+      if (static_cast<size_t>(b) < kept_.size()) std::vector<Kept>().swap(kept_[b]);
       std::vector<uint32_t> later;
       for (const auto& v : deferred) later.insert(later.end(), v.begin(), v.end());
       parallel(later.size(), [&](int t, uint64_t lo, uint64_t hi) {
@@ -1320,6 +1446,10 @@ class DenseRetrograde : public DenseMoves<S> {
   std::vector<std::vector<uint8_t>> dist_list_ = std::vector<std::vector<uint8_t>>(4096);
   HugeVector<uint8_t> cell_, dist_;  ///< by position number (random access)
   uint64_t moves_ = 0, ends_ = 0, peak_lists_ = 0;
+  /// Successor lists kept from the enumeration, by bucket (sorted by lo).
+  std::vector<std::vector<Kept>> kept_;
+  std::atomic<uint64_t> kept_total_{0};
+  uint64_t kept_peak_ = 0, kept_moves_ = 0;
   uint32_t max_dist_ = 0;
   bool solved_ = false;
   Value::Kind neutral_ = Value::Kind::kUnknown;

@@ -43,6 +43,9 @@ struct SolveOptions {
   uint64_t max_positions = 0;
   /// Depth-first search: transposition table size (heap-held keys included).
   uint64_t table_mb = 512;
+  /// Dense method, games without retrograde moves (Enfargar): memory for
+  /// the successor lists kept from the enumeration (0: none).
+  uint64_t kept_mb = 384;
   /// Depth-first search: stop after this many nodes in this run and report
   /// the openings finished so far (0: no limit).
   uint64_t max_nodes = 0;
@@ -355,6 +358,7 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
     typename D::Config cfg;
     cfg.symmetry = o.symmetry;
     cfg.threads = o.threads;
+    cfg.kept_bytes = o.kept_mb << 20;
     D d(root, cfg);
     rep.symmetries = d.symmetries();
     d.run(ctl);

@@ -87,6 +87,7 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "2", "--method", "dfs"}, "cycle"},
       {{"solve", "gadur", "--size", "2", "--threads", "-1"}, "--threads"},
       {{"solve", "gadur", "--size", "2", "--table-mb", "0"}, "--table-mb"},
+      {{"solve", "enfargar", "--size", "2", "--method", "dense", "--kept-mb", "-1"}, "--kept-mb"},
       {{"solve", "gadur", "--size", "2", "--max-positions", "-1"}, "--max-positions"},
       {{"solve", "gadur", "--size", "2", "--method", "dfs", "--max-nodes", "-5"}, "--max-nodes"},
       {{"solve", "gadur", "--size", "2", "--checkpoint-interval", "0"}, "--checkpoint-interval"},
@@ -500,4 +501,21 @@ TEST_CASE(
     CHECK(e.code == 2);
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("solve --method dense --kept-mb: the same result with or without kept lists",
+          "[solver][cli][dense]") {
+  const std::vector<std::string> cmd = {"solve",    "enfargar", "--size", "2",
+                                        "--method", "dense",    "--json"};
+  auto with = cmd, without = cmd;
+  without.insert(without.end(), {"--kept-mb", "0"});
+  auto a = run(with), b = run(without);
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  json ja = last_json(a.out), jb = last_json(b.out);
+  CHECK(ja["method"] == "dense");
+  CHECK(ja["value"] == jb["value"]);
+  CHECK(ja["positions"] == jb["positions"]);
+  CHECK(ja["openings"] == jb["openings"]);
+  CHECK(ja["pv"] == jb["pv"]);
 }

@@ -34,7 +34,10 @@ std::vector<enfargar::Options> enfargar_rule_sets() {
 /// Every position stored by the hash retrograde has the same value and
 /// distance under the dense method. Returns the number compared.
 template <class S>
-uint64_t compare_methods(const S& root, int threads = 1) {
+uint64_t compare_methods(
+    const S& root, int threads = 1,
+    uint64_t kept_bytes = typename solver::DenseRetrograde<S>::Config{}.kept_bytes,
+    uint64_t* kept_moves = nullptr) {
   solver::RunControl ctl;
   typename solver::Retrograde<S>::Config rc;
   solver::Retrograde<S> r(root, rc);
@@ -42,8 +45,10 @@ uint64_t compare_methods(const S& root, int threads = 1) {
   r.solve(ctl, [] {});
   typename solver::DenseRetrograde<S>::Config dc;
   dc.threads = threads;
+  dc.kept_bytes = kept_bytes;
   solver::DenseRetrograde<S> d(root, dc);
   d.run(ctl);
+  if (kept_moves) *kept_moves = d.kept_moves();
   uint64_t compared = 0;
   for (uint64_t i = 0; i < r.positions(); ++i) {
     S s = r.state(i);
@@ -246,6 +251,31 @@ TEST_CASE("dense = hash retrograde: side-3 positions a few moves in", "[solver][
   CHECK(compare_methods(gm.play("a3 d3 d2 a1 b2 c4 b3 e5 c3"), 2) > 500);
   testing::EnfargarBoard<1> e(3, {});
   CHECK(compare_methods(e.play("a3 d3 c5 a2 b3 d2 b1 e4"), 2) > 10000);
+}
+
+TEST_CASE("dense: Enfargar's kept successor lists, all, some or none, give the same values",
+          "[solver][dense][enfargar]") {
+  // The same side-3 position as above; its moves (counted independently:
+  // dense moves() with no list kept) are listed once at the enumeration
+  // and, unless kept, again when solving.
+  testing::EnfargarBoard<1> e(3, {});
+  const auto root = e.play("a3 d3 c5 a2 b3 d2 b1 e4");
+  uint64_t none = 1, some = 0, all = 0;
+  CHECK(compare_methods(root, 2, 0, &none) > 10000);
+  CHECK(none == 0);
+  // 256 KiB: a few pieces of up to 4,096 positions (about 100 KiB) fit,
+  // the others not.
+  CHECK(compare_methods(root, 2, 256 << 10, &some) > 10000);
+  CHECK(compare_methods(root, 1, uint64_t{1} << 30, &all) > 10000);
+  solver::RunControl ctl;
+  using ES = std::remove_cvref_t<decltype(root)>;
+  typename solver::DenseRetrograde<ES>::Config cfg;
+  cfg.kept_bytes = 0;
+  solver::DenseRetrograde<ES> d(root, cfg);
+  d.run(ctl);
+  CHECK(all == d.moves());
+  CHECK(some > 0);
+  CHECK(some < all);
 }
 
 TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[solver][dense]") {
