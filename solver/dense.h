@@ -523,6 +523,11 @@ class DenseMoves {
     uint32_t key;
     uint8_t code;  // virtual child: its value for its mover (else kUnknown)
     uint8_t dist;  // virtual child: plies to the end
+    /// Games without retrograde moves: the cells that changed, when the
+    /// child is the position with each of them turned to the mover's
+    /// colour (a placement and its flips) and the other side to move;
+    /// else 0.
+    uint32_t delta = 0;
   };
   struct Scratch {
     std::vector<Move> ms, ms2;
@@ -662,6 +667,16 @@ class DenseMoves {
       return codec_.changed_key(img, pb, pw, c.stones(Color::kBlack).w[0],
                                 c.stones(Color::kWhite).w[0]);
     };
+    const bool black = s.to_move() == Color::kBlack;
+    const auto delta_of = [&](const S& c) -> uint32_t {
+      if (c.to_move() != next) return 0;
+      const uint64_t cb = c.stones(Color::kBlack).w[0], cw = c.stones(Color::kWhite).w[0];
+      const uint64_t d = (pb ^ cb) | (pw ^ cw);
+      if (d == 0 || (d >> 32) != 0) return 0;
+      const bool same =
+          black ? ((pb | d) == cb && (pw & ~d) == cw) : ((pw | d) == cw && (pb & ~d) == cb);
+      return same ? static_cast<uint32_t>(d) : 0;
+    };
     for (const Move& m : sc.ms) {
       S c = s;
       c.apply(m, u);
@@ -686,7 +701,7 @@ class DenseMoves {
         sc.pass_only = sc.ms.size() == 1;
         continue;
       }
-      sc.kids.push_back({key_of_child(c), kUnknown, 0});
+      sc.kids.push_back({key_of_child(c), kUnknown, 0, delta_of(c)});
     }
     dedupe(sc.kids);
   }
@@ -1009,41 +1024,81 @@ class DenseRetrograde : public DenseMoves<S> {
   }
 
   /// Successor lists of the positions [lo, hi) of one bucket, kept from
-  /// the enumeration: each position's children in order (a stored child's
-  /// key, or kVirtual + code * 256 + plies for a virtual one) and its
-  /// count (+ kPassOnly when its only move is a pass).
+  /// the enumeration: each position's count (+ kPassOnly when its only
+  /// move is a pass) and its children in order, a child in one byte when
+  /// it differs from the position by one placed stone (its cell), or a
+  /// virtual child (kVirtual + code * 4 + plies), else in five: kDelta and
+  /// the cells that changed (a placement and its flips), or kKey and the
+  /// child's key.
   struct Kept {
-    static constexpr uint32_t kVirtual = 0xffff0000u;  // above every key (< 2 * 3^19)
     static constexpr uint8_t kPassOnly = 0x80;
-    uint64_t lo = 0, hi = 0;
-    std::vector<uint32_t> kids;
+    static constexpr uint8_t kVirtual = 0x40, kDelta = 0x80, kKey = 0x81;
+    uint64_t lo = 0, hi = 0, moves = 0;
+    std::vector<uint8_t> kids;
     std::vector<uint8_t> counts;
-    uint64_t bytes() const { return kids.capacity() * 4 + counts.capacity(); }
+    uint64_t bytes() const { return kids.capacity() + counts.capacity(); }
     /// Appends a position's list; false if it cannot be kept.
     bool add(const std::vector<Child>& ks, bool pass_only) {
       if (ks.size() >= kPassOnly) return false;
       counts.push_back(static_cast<uint8_t>(ks.size() | (pass_only ? kPassOnly : 0)));
-      for (const Child& k : ks)
-        kids.push_back(k.code == Base::kUnknown ? k.key : kVirtual + k.code * 256u + k.dist);
+      moves += ks.size();
+      for (const Child& k : ks) {
+        if (k.code != Base::kUnknown) {
+          if (k.dist > 3) return false;
+          kids.push_back(static_cast<uint8_t>(kVirtual + k.code * 4 + k.dist));
+        } else if (std::has_single_bit(k.delta)) {
+          kids.push_back(static_cast<uint8_t>(std::countr_zero(k.delta)));  // < 32
+        } else {
+          kids.push_back(k.delta ? kDelta : kKey);
+          const uint32_t v = k.delta ? k.delta : k.key;
+          for (int b = 0; b < 4; ++b) kids.push_back(static_cast<uint8_t>(v >> (8 * b)));
+        }
+      }
       return true;
     }
-    /// Position lo + i's list into sc.kids and sc.pass_only, read from
-    /// entry `at` of kids; returns the entry after it.
-    size_t get(uint64_t i, size_t at, Scratch& sc) const {
-      sc.kids.clear();
-      const uint8_t c = counts[i];
-      sc.pass_only = (c & kPassOnly) != 0;
-      for (unsigned j = 0; j < (c & ~kPassOnly); ++j) {
-        const uint32_t x = kids[at++];
-        if (x < kVirtual)
-          sc.kids.push_back({x, Base::kUnknown, 0});
-        else
-          sc.kids.push_back(
-              {0, static_cast<uint8_t>((x >> 8) & 0xff), static_cast<uint8_t>(x & 0xff)});
-      }
-      return at;
-    }
   };
+
+  /// Position lo + i of `kept` (whose key is `key`): its successors into
+  /// sc.kids and sc.pass_only, read from byte `at` of kept.kids; returns
+  /// the byte after them. The children's keys are the position's images
+  /// plus their digit changes (no move generated).
+  size_t kept_kids(const Kept& kept, uint64_t i, size_t at, uint32_t key, Scratch& sc) const {
+    sc.kids.clear();
+    const uint8_t c = kept.counts[i];
+    sc.pass_only = (c & Kept::kPassOnly) != 0;
+    const unsigned n = c & ~Kept::kPassOnly;
+    const uint8_t* p = kept.kids.data();
+    uint32_t img[12];
+    uint64_t pb = 0, pw = 0;
+    bool black = false, have = false;
+    const auto word = [&] {
+      uint32_t v = 0;
+      for (int b = 0; b < 4; ++b) v |= static_cast<uint32_t>(p[at++]) << (8 * b);
+      return v;
+    };
+    for (unsigned j = 0; j < n; ++j) {
+      const uint8_t x = p[at++];
+      if (x >= Kept::kVirtual && x < Kept::kDelta) {
+        sc.kids.push_back({0, static_cast<uint8_t>((x >> 2) & 3), static_cast<uint8_t>(x & 3)});
+        continue;
+      }
+      if (x == Kept::kKey) {
+        sc.kids.push_back({word(), Base::kUnknown, 0});
+        continue;
+      }
+      const uint64_t d = x == Kept::kDelta ? word() : uint64_t{1} << x;
+      if (!have) {
+        Color mover;
+        codec_.decode(key, pb, pw, mover);
+        black = mover == Color::kBlack;
+        codec_.images(pb, pw, other(mover), img);
+        have = true;
+      }
+      const uint64_t cb = black ? pb | d : pb & ~d, cw = black ? pw & ~d : pw | d;
+      sc.kids.push_back({codec_.changed_key(img, pb, pw, cb, cw), Base::kUnknown, 0});
+    }
+    return at;
+  }
 
   /// Breadth-first enumeration of the reachable classes. Buckets: plies from
   /// the root (counter method) or stone counts (layered method). The counter
@@ -1102,7 +1157,7 @@ class DenseRetrograde : public DenseMoves<S> {
             if (!keep) return;
             kept.lo = begin + at;
             kept.counts.reserve(kKeptPiece);
-            kept.kids.reserve(kKeptPiece * 8);
+            kept.kids.reserve(kKeptPiece * 12);
           };
           const auto finish = [&](uint64_t at) {
             if (!keep) return;
@@ -1170,7 +1225,7 @@ class DenseRetrograde : public DenseMoves<S> {
           if constexpr (!kRetractable) {
             if (kept_.size() <= static_cast<size_t>(b)) kept_.resize(b + 1);
             for (Kept& k : o.kept) {
-              kept_moves_ += k.kids.size();
+              kept_moves_ += k.moves;
               kept_[b].push_back(std::move(k));
             }
           }
@@ -1335,7 +1390,7 @@ class DenseRetrograde : public DenseMoves<S> {
       who.clear();
       for (uint64_t i = base; i < top; ++i) {
         if (kept)
-          at = kept->get(i, at, sc);
+          at = kept_kids(*kept, i, at, keys[i], sc);
         else
           children(decode(keys[i]), sc);
         if (deferred && sc.pass_only) {

@@ -263,9 +263,9 @@ TEST_CASE("dense: Enfargar's kept successor lists, all, some or none, give the s
   uint64_t none = 1, some = 0, all = 0;
   CHECK(compare_methods(root, 2, 0, &none) > 10000);
   CHECK(none == 0);
-  // 256 KiB: a few pieces of up to 4,096 positions (about 100 KiB) fit,
-  // the others not.
-  CHECK(compare_methods(root, 2, 256 << 10, &some) > 10000);
+  // 64 KiB: some pieces of up to 4,096 positions (a byte or five a
+  // successor) fit, the others not.
+  CHECK(compare_methods(root, 2, 64 << 10, &some) > 10000);
   CHECK(compare_methods(root, 1, uint64_t{1} << 30, &all) > 10000);
   solver::RunControl ctl;
   using ES = std::remove_cvref_t<decltype(root)>;
