@@ -22,6 +22,7 @@
 //            six stones, 20 M nodes from the side-3 start)
 // Every solver figure is printed beside the same game's perft leaf rate
 // measured in the same run.
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -212,8 +213,8 @@ double perft_rate(const char* what, const C& ctx, const std::string& record, int
 
 /// Dense-index retrograde from the position after `record`.
 template <class C>
-double dense(const char* what, const C& ctx, const std::string& record, int threads,
-             double perft_leaves_per_s) {
+double dense_run(const char* what, const C& ctx, const std::string& record, int threads,
+                 double perft_leaves_per_s) {
   auto root = after(ctx, record);
   using S = decltype(root);
   solver::RunControl ctl;
@@ -319,6 +320,16 @@ double dense(const char* what, const C& ctx, const std::string& record, int thre
               (name + ": both").c_str(), 1e3 / ((tk + tp + tt) * ns),
               cpu > 0 ? d.positions() / cpu / 1e6 : 0.0);
   std::fflush(stdout);
+  return s;
+}
+
+/// dense_run(), then the freed heap handed back, so that the next run's
+/// peak resident set does not include this one's leftovers.
+template <class C>
+double dense(const char* what, const C& ctx, const std::string& record, int threads,
+             double perft_leaves_per_s) {
+  const double s = dense_run(what, ctx, record, threads, perft_leaves_per_s);
+  malloc_trim(0);
   return s;
 }
 
