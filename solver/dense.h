@@ -994,11 +994,12 @@ class DenseRetrograde : public DenseMoves<S> {
   }
 
   /// Runs f(thread, begin, end) over [0, n) in slices of `grain`, each
-  /// thread taking the next one until none is left.
+  /// thread taking the next one until none is left (on the calling thread
+  /// if one slice covers it all).
   template <class F>
   void slices(uint64_t n, uint64_t grain, F&& f) {
     const int t = cfg_.threads;
-    if (t == 1) {
+    if (t == 1 || grain >= n) {  // one slice: no thread started
       f(0, 0, n);
       return;
     }
@@ -1163,6 +1164,7 @@ class DenseRetrograde : public DenseMoves<S> {
             if (!keep) return;
             kept.hi = begin + at;
             kept.kids.shrink_to_fit();
+            kept.counts.shrink_to_fit();
             const uint64_t sz = kept.bytes();
             if (kept_total_.fetch_add(sz) + sz <= cfg_.kept_bytes)
               o.kept.push_back(std::move(kept));
@@ -1464,11 +1466,13 @@ class DenseRetrograde : public DenseMoves<S> {
           at = k.hi;
         }
       fresh(list.size());
-      slices(parts.size(), 1, [&](int t, uint64_t lo, uint64_t hi) {
-        for (uint64_t i = lo; i < hi; ++i)
-          settle_all(list.data() + parts[i].lo, parts[i].hi - parts[i].lo, scratch[t], maxd[t],
-                     &deferred[t], parts[i].kept);
-      });
+      // (One thread for a small layer, as parallel() does.)
+      slices(parts.size(), list.size() < 4096 ? parts.size() : 1,
+             [&](int t, uint64_t lo, uint64_t hi) {
+               for (uint64_t i = lo; i < hi; ++i)
+                 settle_all(list.data() + parts[i].lo, parts[i].hi - parts[i].lo, scratch[t],
+                            maxd[t], &deferred[t], parts[i].kept);
+             });
       if (static_cast<size_t>(b) < kept_.size()) std::vector<Kept>().swap(kept_[b]);
       std::vector<uint32_t> later;
       for (const auto& v : deferred) later.insert(later.end(), v.begin(), v.end());
