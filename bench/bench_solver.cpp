@@ -273,7 +273,8 @@ double dense_run(const char* what, const C& ctx, const std::string& record, int 
   // except where the enumeration's lists were kept (that share of them).
   const double again = d.moves() ? 1.0 - double(d.kept_moves()) / double(d.moves()) : 1.0;
   const double tp = solver::RetractableGame<S> ? bench::timed(parents).second
-                                               : again * bench::timed(children).second;
+                    : again > 0                ? again * bench::timed(children).second
+                                               : 0.0;
   const double ns = 1e9 / static_cast<double>(some.size());
   std::printf(
       "%-44s %14.2f M positions per CPU s at most (%.0f ns children, %.0f ns %s; %.0f %% "

@@ -985,12 +985,14 @@ class DenseRetrograde : public DenseMoves<S> {
   /// cheap positions does not wait for one with costly ones.
   template <class F>
   void parallel(uint64_t n, F&& f) {
-    const int t = cfg_.threads;
-    if (n < 4096 || t == 1) {
-      f(0, 0, n);
-      return;
-    }
-    slices(n, std::max<uint64_t>(1024, n / (uint64_t{32} * t)), f);
+    slices(n, grain(n), f);
+  }
+
+  /// parallel()'s slice length for n items: all of them (one thread) below
+  /// 4,096, else about 32 slices a thread of at least 1,024.
+  uint64_t grain(uint64_t n) const {
+    if (n < 4096) return n;
+    return std::max<uint64_t>(1024, n / (uint64_t{32} * cfg_.threads));
   }
 
   /// Runs f(thread, begin, end) over [0, n) in slices of `grain`, each
@@ -1453,7 +1455,7 @@ class DenseRetrograde : public DenseMoves<S> {
         const Kept* kept;
       };
       std::vector<Part> parts;
-      const uint64_t piece = std::max<uint64_t>(1024, list.size() / (uint64_t{32} * cfg_.threads));
+      const uint64_t piece = std::max<uint64_t>(1, grain(list.size()));
       uint64_t at = 0;
       const auto fresh = [&](uint64_t to) {
         for (; at < to; at = std::min(to, at + piece))
@@ -1466,8 +1468,8 @@ class DenseRetrograde : public DenseMoves<S> {
           at = k.hi;
         }
       fresh(list.size());
-      // (One thread for a small layer, as parallel() does.)
-      slices(parts.size(), list.size() < 4096 ? parts.size() : 1,
+      // (One thread for a small layer, as parallel() has.)
+      slices(parts.size(), piece == list.size() ? parts.size() : 1,
              [&](int t, uint64_t lo, uint64_t hi) {
                for (uint64_t i = lo; i < hi; ++i)
                  settle_all(list.data() + parts[i].lo, parts[i].hi - parts[i].lo, scratch[t],
