@@ -900,7 +900,7 @@ class DenseRetrograde : public DenseMoves<S> {
   uint32_t sweeps() const { return max_dist_; }
   int symmetries() const { return codec_.symmetries(); }
   uint64_t bytes() const {
-    return set_.bytes() + cell_.capacity() + dist_.capacity() + peak_lists_ + kept_peak_;
+    return set_.bytes() + slot_.capacity() * sizeof(Slot) + peak_lists_ + kept_peak_;
   }
   /// Successor entries kept from the enumeration (games without retrograde
   /// moves), out of moves().
@@ -935,10 +935,10 @@ class DenseRetrograde : public DenseMoves<S> {
         ++found;
         if (!cells) continue;
         rk[m] = set_.rank(keys[i]);
-        __builtin_prefetch(&cell_[rk[m]]);
+        __builtin_prefetch(&slot_[rk[m]].cell);
         ++m;
       }
-      for (size_t j = 0; j < m; ++j) sum += cell_[rk[j]];
+      for (size_t j = 0; j < m; ++j) sum += slot_[rk[j]].cell;
     }
     return found + sum;
   }
@@ -1251,35 +1251,46 @@ class DenseRetrograde : public DenseMoves<S> {
       std::sort(v.begin(), v.end(), [](const Kept& a, const Kept& b) { return a.lo < b.lo; });
     set_.build_rank();
     uint64_t n = set_.size();
-    cell_.assign(n, 0);
-    dist_.assign(n, kNoDist);
+    slot_.assign(n, Slot{0, kNoDist});
     uint64_t lists = 0;
     for (const auto& v : buckets_) lists += v.capacity() * 4;
     peak_lists_ = lists;
   }
 
   uint8_t load(uint64_t r) const {
-    return std::atomic_ref<const uint8_t>(cell_[r]).load(std::memory_order_relaxed);
+    return std::atomic_ref<const uint8_t>(slot_[r].cell).load(std::memory_order_relaxed);
   }
 
   void solve_counters(RunControl& ctl) {
-    // Scatter the first bytes; the positions decided by their virtual
-    // children start the layers (each thread lists its own, merged after).
-    std::vector<std::vector<uint32_t>> layers(3);
-    std::vector<std::vector<std::vector<uint32_t>>> starts(cfg_.threads);
+    // Scatter the first bytes (in chunks: the bitmap lines prefetched,
+    // then the slots); the positions decided by their virtual children
+    // start the layers (each thread lists its own, merged after). A layer
+    // entry is a decided position's key with its value code above bit 32,
+    // so that the layer loop need not look its own code up.
+    std::vector<std::vector<uint64_t>> layers(3);
+    std::vector<std::vector<std::vector<uint64_t>>> starts(cfg_.threads);
     for (size_t b = 0; b < buckets_.size(); ++b) {
       const auto& keys = buckets_[b];
       parallel(keys.size(), [&](int t, uint64_t lo, uint64_t hi) {
         auto& mine = starts[t];
-        for (uint64_t i = lo; i < hi; ++i) {
-          if (i + 16 < hi) set_.prefetch(keys[i + 16]);
-          const uint32_t r = set_.rank(keys[i]);
-          cell_[r] = first_[b][i];
-          if ((cell_[r] >> kCodeShift) & 3) {
+        uint32_t rk[kChunk];
+        for (uint64_t base = lo; base < hi; base += kChunk) {
+          const uint64_t top = std::min<uint64_t>(hi, base + kChunk);
+          for (uint64_t i = base; i < top; ++i) set_.prefetch(keys[i]);
+          for (uint64_t i = base; i < top; ++i) {
+            rk[i - base] = set_.rank(keys[i]);
+            __builtin_prefetch(&slot_[rk[i - base]], 1);
+          }
+          for (uint64_t i = base; i < top; ++i) {
+            const uint8_t first = first_[b][i];
+            Slot& sl = slot_[rk[i - base]];
+            sl.cell = first;
+            const uint64_t code = (first >> kCodeShift) & 3;
+            if (code == 0) continue;
             const uint8_t d = dist_list_[b][i];
-            dist_[r] = d;
+            sl.dist = d;
             if (d >= mine.size()) mine.resize(d + 1);
-            mine[d].push_back(keys[i]);
+            mine[d].push_back(keys[i] | code << 32);
           }
         }
       });
@@ -1294,7 +1305,7 @@ class DenseRetrograde : public DenseMoves<S> {
       }
     starts.clear();
     std::vector<Scratch> scratch(cfg_.threads);
-    std::vector<std::vector<uint32_t>> next(cfg_.threads);
+    std::vector<std::vector<uint64_t>> next(cfg_.threads);
     const bool alone = cfg_.threads == 1;
     for (size_t d = 1; d < layers.size(); ++d) {
       auto& cur = layers[d];
@@ -1304,24 +1315,18 @@ class DenseRetrograde : public DenseMoves<S> {
       for (auto& v : next) v.clear();
       parallel(cur.size(), [&](int t, uint64_t lo, uint64_t hi) {
         Scratch& sc = scratch[t];
-        // In chunks, each load prefetched a stage ahead: the layer's ranks,
-        // their codes and retrograde moves, the parents' ranks, their cells.
+        // In chunks, each load prefetched a stage ahead: the layer's
+        // retrograde moves, the parents' ranks, their cells.
         std::vector<uint32_t>& pend = sc.pend;
         std::vector<uint32_t>& prank = sc.pend_rank;
         std::vector<uint8_t>& pcode = sc.pend_code;
-        uint32_t jr[kChunk];
         for (uint64_t base = lo; base < hi; base += kChunk) {
           const uint64_t top = std::min<uint64_t>(hi, base + kChunk);
-          for (uint64_t i = base; i < top; ++i) set_.prefetch(cur[i]);
-          for (uint64_t i = base; i < top; ++i) {
-            jr[i - base] = set_.rank(cur[i]);
-            __builtin_prefetch(&cell_[jr[i - base]]);
-          }
           pend.clear();
           pcode.clear();
           for (uint64_t i = base; i < top; ++i) {
-            const uint8_t jcode = (load(jr[i - base]) >> kCodeShift) & 3;
-            parents(decode(cur[i]), sc);
+            const auto jcode = static_cast<uint8_t>(cur[i] >> 32);
+            parents(decode(static_cast<uint32_t>(cur[i])), sc);
             for (uint32_t pk : sc.ranks) {
               set_.prefetch(pk);
               pend.push_back(pk);
@@ -1333,7 +1338,7 @@ class DenseRetrograde : public DenseMoves<S> {
           for (size_t j = 0; j < pend.size(); ++j) {
             if (!set_.contains(pend[j])) continue;
             const uint32_t r = set_.rank(pend[j]);
-            __builtin_prefetch(&cell_[r]);
+            __builtin_prefetch(&slot_[r].cell);
             pend[m] = pend[j];
             pcode[m] = pcode[j];
             prank[m++] = r;
@@ -1345,28 +1350,28 @@ class DenseRetrograde : public DenseMoves<S> {
             // compare-and-swap, retrying with the value another one wrote.
             const auto store = [&](uint8_t& old, uint8_t nv) {
               if (alone) {
-                cell_[r] = nv;
+                slot_[r].cell = nv;
                 return true;
               }
-              return std::atomic_ref<uint8_t>(cell_[r]).compare_exchange_weak(
-                  old, nv, std::memory_order_relaxed);
+              return std::atomic_ref<uint8_t>(slot_[r].cell)
+                  .compare_exchange_weak(old, nv, std::memory_order_relaxed);
             };
-            uint8_t old = alone ? cell_[r] : load(r);
+            uint8_t old = alone ? slot_[r].cell : load(r);
             for (;;) {
               if ((old >> kCodeShift) & 3) break;  // decided already
               bool decided;
               const uint8_t nv = counter_step(old, jcode, decided);
               if (!store(old, nv)) continue;
               if (decided) {
-                dist_[r] = static_cast<uint8_t>(d + 1);
-                next[t].push_back(pend[j]);
+                slot_[r].dist = static_cast<uint8_t>(d + 1);
+                next[t].push_back(pend[j] | uint64_t{(nv >> kCodeShift) & 3u} << 32);
               }
               break;
             }
           }
         }
       });
-      std::vector<uint32_t>().swap(cur);
+      std::vector<uint64_t>().swap(cur);
       if (layers.size() <= d + 1) layers.resize(d + 2);
       for (auto& v : next) layers[d + 1].insert(layers[d + 1].end(), v.begin(), v.end());
       ctl.work(1);
@@ -1414,8 +1419,7 @@ class DenseRetrograde : public DenseMoves<S> {
       for (size_t j = 0; j < all.size(); ++j) {
         if (all[j].code != kUnknown) continue;
         ranks[j] = set_.rank(all[j].key);
-        __builtin_prefetch(&cell_[ranks[j]]);
-        __builtin_prefetch(&dist_[ranks[j]]);
+        __builtin_prefetch(&slot_[ranks[j]].cell);
       }
       size_t j = 0;
       for (size_t p = 0; p < who.size(); ++p) {
@@ -1426,15 +1430,15 @@ class DenseRetrograde : public DenseMoves<S> {
             f.add(k.code, k.dist);
             continue;
           }
-          const uint8_t code = (cell_[ranks[j]] >> kCodeShift) & 3;
+          const uint8_t code = (slot_[ranks[j]].cell >> kCodeShift) & 3;
           if (code == kUnknown)
             throw std::logic_error("--method dense: a successor is not solved yet");
-          f.add(code, dist_[ranks[j]]);
+          f.add(code, slot_[ranks[j]].dist);
         }
         const uint32_t r = set_.rank(who[p]);
-        cell_[r] = static_cast<uint8_t>(f.code() << kCodeShift);
-        dist_[r] = f.dist();
-        maxd = std::max<uint32_t>(maxd, dist_[r]);
+        slot_[r].cell = static_cast<uint8_t>(f.code() << kCodeShift);
+        slot_[r].dist = f.dist();
+        maxd = std::max<uint32_t>(maxd, slot_[r].dist);
       }
     }
   }
@@ -1495,8 +1499,8 @@ class DenseRetrograde : public DenseMoves<S> {
     if (auto e = this->end_code(s)) return *e;
     int64_t r = set_.find(key_of(s));
     if (r < 0 || !solved_) return {kUnknown, -2};
-    uint8_t code = (cell_[r] >> kCodeShift) & 3;
-    return {code, code == kUnknown ? -1 : dist_[r]};
+    uint8_t code = (slot_[r].cell >> kCodeShift) & 3;
+    return {code, code == kUnknown ? -1 : slot_[r].dist};
   }
 
   Config cfg_;
@@ -1505,7 +1509,12 @@ class DenseRetrograde : public DenseMoves<S> {
   std::vector<std::vector<uint32_t>> buckets_;
   std::vector<std::vector<uint8_t>> first_;
   std::vector<std::vector<uint8_t>> dist_list_ = std::vector<std::vector<uint8_t>>(4096);
-  HugeVector<uint8_t> cell_, dist_;  ///< by position number (random access)
+  /// A position's cell (counter or value code) and plies to the end, side
+  /// by side so that deciding a position writes one cache line, not two.
+  struct Slot {
+    uint8_t cell, dist;
+  };
+  HugeVector<Slot> slot_;  ///< by position number (random access)
   uint64_t moves_ = 0, ends_ = 0, peak_lists_ = 0;
   /// Successor lists kept from the enumeration, by bucket (sorted by lo).
   std::vector<std::vector<Kept>> kept_;
