@@ -287,10 +287,11 @@ double dense_run(const char* what, const C& ctx, const std::string& record, int 
                 (name + ": kept lists").c_str(), 100.0 * (1.0 - again));
   // The tables' traffic alone for the same sample, keys listed beforehand:
   // the children's bitmap lines (enumeration), each position's own line
-  // and byte (first bytes; the layer, if decided), the decided ones'
-  // parents' lines and bytes (counter method); a game without retrograde
-  // moves reads its children's lines, then their lines and bytes
-  // (settling), and its own. The other ceiling: memory at no move cost.
+  // and byte (first bytes), the decided ones' parents' lines and bytes
+  // (counter method: a layer entry carries its own value); a game without
+  // retrograde moves reads its children's lines, then their lines and
+  // bytes (settling), and its own. The other ceiling: memory at no move
+  // cost.
   std::vector<uint32_t> lines, bytes;
   for (const S& x : some) {
     mv.children(x, sc);
@@ -301,11 +302,11 @@ double dense_run(const char* what, const C& ctx, const std::string& record, int 
       }
     bytes.push_back(mv.key_of(x));
   }
-  for (const S& x : decided) {
-    bytes.push_back(mv.key_of(x));
-    mv.parents(x, sc);
-    bytes.insert(bytes.end(), sc.ranks.begin(), sc.ranks.end());
-  }
+  if constexpr (solver::RetractableGame<S>)
+    for (const S& x : decided) {
+      mv.parents(x, sc);
+      bytes.insert(bytes.end(), sc.ranks.begin(), sc.ranks.end());
+    }
   // Shuffled with a fixed seed: the solver meets them in no useful order.
   std::mt19937 rng(15);
   for (auto* v : {&lines, &bytes}) std::shuffle(v->begin(), v->end(), rng);
