@@ -590,6 +590,16 @@ class DenseMoves {
     return {static_cast<uint8_t>(cnt | (f.neutral ? kNeutralSeen : 0)), kNoDist};
   }
 
+  /// The value code in a position's cell (kUnknown while undecided).
+  static uint8_t code_in(uint8_t cell) { return (cell >> kCodeShift) & 3; }
+
+  /// The board (cb, cw) that is (pb, pw) with the cells of d turned to the
+  /// mover's colour (black or not): a placement and its flips.
+  static void turned(uint64_t pb, uint64_t pw, uint64_t d, bool black, uint64_t& cb, uint64_t& cw) {
+    cb = black ? pb | d : pb & ~d;
+    cw = black ? pw & ~d : pw | d;
+  }
+
   /// The cell of an undecided position after one stored successor's value
   /// (for its mover) `jcode` arrives; `decided` when that settles it.
   static uint8_t counter_step(uint8_t old, uint8_t jcode, bool& decided) {
@@ -673,9 +683,9 @@ class DenseMoves {
       const uint64_t cb = c.stones(Color::kBlack).w[0], cw = c.stones(Color::kWhite).w[0];
       const uint64_t d = (pb ^ cb) | (pw ^ cw);
       if (d == 0 || (d >> 32) != 0) return 0;
-      const bool same =
-          black ? ((pb | d) == cb && (pw & ~d) == cw) : ((pw | d) == cw && (pb & ~d) == cb);
-      return same ? static_cast<uint32_t>(d) : 0;
+      uint64_t tb, tw;
+      turned(pb, pw, d, black, tb, tw);
+      return tb == cb && tw == cw ? static_cast<uint32_t>(d) : 0;
     };
     for (const Move& m : sc.ms) {
       S c = s;
@@ -968,6 +978,7 @@ class DenseRetrograde : public DenseMoves<S> {
 
  private:
   using Base::children;
+  using Base::code_in;
   using Base::codec_;
   using Base::counter_step;
   using Base::decode;
@@ -1097,7 +1108,8 @@ class DenseRetrograde : public DenseMoves<S> {
         codec_.images(pb, pw, other(mover), img);
         have = true;
       }
-      const uint64_t cb = black ? pb | d : pb & ~d, cw = black ? pw & ~d : pw | d;
+      uint64_t cb, cw;
+      Base::turned(pb, pw, d, black, cb, cw);
       sc.kids.push_back({codec_.changed_key(img, pb, pw, cb, cw), Base::kUnknown, 0});
     }
     return at;
@@ -1257,6 +1269,12 @@ class DenseRetrograde : public DenseMoves<S> {
     peak_lists_ = lists;
   }
 
+  /// A layer entry: a decided position's key, its value code above bit 32
+  /// (so that the layer loop need not look it up).
+  static uint64_t layer_entry(uint32_t key, uint8_t cell) {
+    return key | uint64_t{code_in(cell)} << 32;
+  }
+
   uint8_t load(uint64_t r) const {
     return std::atomic_ref<const uint8_t>(slot_[r].cell).load(std::memory_order_relaxed);
   }
@@ -1264,9 +1282,7 @@ class DenseRetrograde : public DenseMoves<S> {
   void solve_counters(RunControl& ctl) {
     // Scatter the first bytes (in chunks: the bitmap lines prefetched,
     // then the slots); the positions decided by their virtual children
-    // start the layers (each thread lists its own, merged after). A layer
-    // entry is a decided position's key with its value code above bit 32,
-    // so that the layer loop need not look its own code up.
+    // start the layers (each thread lists its own, merged after).
     std::vector<std::vector<uint64_t>> layers(3);
     std::vector<std::vector<std::vector<uint64_t>>> starts(cfg_.threads);
     for (size_t b = 0; b < buckets_.size(); ++b) {
@@ -1285,12 +1301,11 @@ class DenseRetrograde : public DenseMoves<S> {
             const uint8_t first = first_[b][i];
             Slot& sl = slot_[rk[i - base]];
             sl.cell = first;
-            const uint64_t code = (first >> kCodeShift) & 3;
-            if (code == 0) continue;
+            if (code_in(first) == kUnknown) continue;
             const uint8_t d = dist_list_[b][i];
             sl.dist = d;
             if (d >= mine.size()) mine.resize(d + 1);
-            mine[d].push_back(keys[i] | code << 32);
+            mine[d].push_back(layer_entry(keys[i], first));
           }
         }
       });
@@ -1358,13 +1373,13 @@ class DenseRetrograde : public DenseMoves<S> {
             };
             uint8_t old = alone ? slot_[r].cell : load(r);
             for (;;) {
-              if ((old >> kCodeShift) & 3) break;  // decided already
+              if (code_in(old) != kUnknown) break;  // decided already
               bool decided;
               const uint8_t nv = counter_step(old, jcode, decided);
               if (!store(old, nv)) continue;
               if (decided) {
                 slot_[r].dist = static_cast<uint8_t>(d + 1);
-                next[t].push_back(pend[j] | uint64_t{(nv >> kCodeShift) & 3u} << 32);
+                next[t].push_back(layer_entry(pend[j], nv));
               }
               break;
             }
@@ -1430,7 +1445,7 @@ class DenseRetrograde : public DenseMoves<S> {
             f.add(k.code, k.dist);
             continue;
           }
-          const uint8_t code = (slot_[ranks[j]].cell >> kCodeShift) & 3;
+          const uint8_t code = code_in(slot_[ranks[j]].cell);
           if (code == kUnknown)
             throw std::logic_error("--method dense: a successor is not solved yet");
           f.add(code, slot_[ranks[j]].dist);
@@ -1499,7 +1514,7 @@ class DenseRetrograde : public DenseMoves<S> {
     if (auto e = this->end_code(s)) return *e;
     int64_t r = set_.find(key_of(s));
     if (r < 0 || !solved_) return {kUnknown, -2};
-    uint8_t code = (slot_[r].cell >> kCodeShift) & 3;
+    uint8_t code = code_in(slot_[r].cell);
     return {code, code == kUnknown ? -1 : slot_[r].dist};
   }
 

@@ -178,7 +178,7 @@ class DistributedDense : public DenseMoves<S> {
   uint64_t answer(uint32_t key) const {
     if (!mine(key) || !set_.contains(local(key))) return 0;
     uint32_t r = set_.rank(local(key));
-    uint8_t code = (cell_[r] >> kCodeShift) & 3;
+    uint8_t code = Base::code_in(cell_[r]);
     return (uint64_t{1} << 16) | (uint64_t{dist_[r]} << 8) | code;
   }
 
@@ -353,7 +353,7 @@ class DistributedDense : public DenseMoves<S> {
         const uint32_t key = buckets_[b][i];
         const uint32_t r = set_.rank(local(key));
         cell_[r] = first_[b][i];
-        if ((cell_[r] >> kCodeShift) & 3) {
+        if (Base::code_in(cell_[r]) != kUnknown) {
           uint8_t d = dist_list_[b][i];
           dist_[r] = d;
           if (d >= layers_.size()) layers_.resize(d + 1);
@@ -384,7 +384,7 @@ class DistributedDense : public DenseMoves<S> {
         guarded([&] {
           for (size_t i = begin; i < end; ++i) {
             const uint32_t key = cur[i];
-            const uint64_t jcode = (cell_[set_.rank(local(key))] >> kCodeShift) & 3;
+            const uint64_t jcode = Base::code_in(cell_[set_.rank(local(key))]);
             this->parents(this->decode(key), sc);
             for (uint32_t pk : sc.ranks) {
               const uint32_t o = owner(pk);
@@ -420,7 +420,7 @@ class DistributedDense : public DenseMoves<S> {
   /// A child of the position at rank r has value jcode for its mover and
   /// was decided at layer d: true if that decides the position.
   bool update(uint32_t r, uint8_t jcode, uint64_t d) {
-    if ((cell_[r] >> kCodeShift) & 3) return false;
+    if (Base::code_in(cell_[r]) != kUnknown) return false;
     bool decided;
     cell_[r] = Base::counter_step(cell_[r], jcode, decided);
     if (decided) dist_[r] = static_cast<uint8_t>(d + 1);
