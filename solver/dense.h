@@ -910,7 +910,9 @@ class DenseRetrograde : public DenseMoves<S> {
   uint32_t sweeps() const { return max_dist_; }
   int symmetries() const { return codec_.symmetries(); }
   uint64_t bytes() const {
-    return set_.bytes() + slot_.capacity() * sizeof(Slot) + peak_lists_ + kept_peak_;
+    // The enumeration's lists are freed as the solve's layer lists grow.
+    return set_.bytes() + slot_.capacity() * sizeof(Slot) + std::max(peak_lists_, peak_layers_) +
+           kept_peak_;
   }
   /// Successor entries kept from the enumeration (games without retrograde
   /// moves), out of moves().
@@ -1266,6 +1268,8 @@ class DenseRetrograde : public DenseMoves<S> {
     slot_.assign(n, Slot{0, kNoDist});
     uint64_t lists = 0;
     for (const auto& v : buckets_) lists += v.capacity() * 4;
+    for (const auto& v : first_) lists += v.capacity();
+    for (const auto& v : dist_list_) lists += v.capacity();
     peak_lists_ = lists;
   }
 
@@ -1318,6 +1322,13 @@ class DenseRetrograde : public DenseMoves<S> {
         if (d >= layers.size()) layers.resize(d + 1);
         layers[d].insert(layers[d].end(), mine[d].begin(), mine[d].end());
       }
+    const auto entries = [](const std::vector<std::vector<uint64_t>>& lists) {
+      uint64_t sum = 0;
+      for (const auto& v : lists) sum += v.capacity() * sizeof(uint64_t);
+      return sum;
+    };
+    peak_layers_ = entries(layers);
+    for (const auto& mine : starts) peak_layers_ += entries(mine);
     starts.clear();
     std::vector<Scratch> scratch(cfg_.threads);
     std::vector<std::vector<uint64_t>> next(cfg_.threads);
@@ -1386,9 +1397,11 @@ class DenseRetrograde : public DenseMoves<S> {
           }
         }
       });
+      peak_layers_ = std::max(peak_layers_, entries(layers) + entries(next));
       std::vector<uint64_t>().swap(cur);
       if (layers.size() <= d + 1) layers.resize(d + 2);
       for (auto& v : next) layers[d + 1].insert(layers[d + 1].end(), v.begin(), v.end());
+      peak_layers_ = std::max(peak_layers_, entries(layers) + entries(next));
       ctl.work(1);
       ctl.status("dense: layer " + std::to_string(d));
       if (ctl.stop_requested()) throw Interrupted("interrupted while solving");
@@ -1530,7 +1543,7 @@ class DenseRetrograde : public DenseMoves<S> {
     uint8_t cell, dist;
   };
   HugeVector<Slot> slot_;  ///< by position number (random access)
-  uint64_t moves_ = 0, ends_ = 0, peak_lists_ = 0;
+  uint64_t moves_ = 0, ends_ = 0, peak_lists_ = 0, peak_layers_ = 0;
   /// Successor lists kept from the enumeration, by bucket (sorted by lo).
   std::vector<std::vector<Kept>> kept_;
   std::atomic<uint64_t> kept_total_{0};
