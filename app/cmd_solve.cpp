@@ -77,148 +77,150 @@ std::ostream* progress_stream(std::ostream& err) {
 }
 
 /// The values of --method.
-const std::vector<std::string> kMethods = {"auto",  "retrograde", "dfs",
-                                           "dense", "compact",    "superko"};
+const std::vector<std::string> kMethods = {"auto",    "retrograde", "dfs",    "dense",
+                                           "compact", "dfpn",       "superko"};
 
 }  // namespace
 
 std::vector<CommandSpec> solve_commands() {
-  return {{"solve", "solve a position exactly: value, every opening up to symmetry, best play",
-           [](CLI::App* cmd) {
-             auto ga = std::make_shared<GameArgs>();
-             ga->add_to(cmd, /*with_dice=*/true);
-             auto a = std::make_shared<SolveArgs>();
-             cmd->add_option("--db", a->db,
-                             "nardy: bear-off database directory (default: $XDG_CACHE_HOME/loom "
-                             "or ~/.cache/loom)");
-             cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
-             cmd->add_flag("--pie", a->pie,
-                           "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
-                           "table) instead of the first moves (--method dfs or superko)");
-             cmd->add_option("--method", a->method,
-                             "auto (default: retrograde, or dfs for scored games), retrograde "
-                             "(exhaustive, handles cycles), dense "
-                             "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
-                             "dfs (alpha-beta, acyclic games), compact (win/loss alpha-beta, "
-                             "8/16-byte table entries, up to side 4) or superko (Fiodar up to "
-                             "side 3: alpha-beta with a board-keyed table sound under superko)")
-                 ->check(CLI::IsMember(kMethods));
-             cmd->add_flag("--no-symmetry", a->no_symmetry,
-                           "do not reduce positions by the 12 board symmetries");
-             cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
-             constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
-             add_int_option(cmd, "--threads", a->threads,
-                            "worker threads for retrograde enumeration (default: cores, <= 8)", 0,
-                            64);
-             add_int_option(cmd, "--max-positions", a->o.max_positions,
-                            "retrograde: stop beyond this many positions and report how far it "
-                            "got (default: no limit)",
-                            uint64_t{0}, kU64Max);
-             add_int_option(cmd, "--table-mb", a->o.table_mb,
-                            "dfs: transposition table size in MB, keys' heap memory included "
-                            "(default 512)",
-                            uint64_t{1}, uint64_t{1} << 20);
-             add_int_option(cmd, "--kept-mb", a->o.kept_mb,
-                            "dense, Enfargar: memory in MB for the successor lists kept from the "
-                            "enumeration, so that solving need not list them again (default 384; "
-                            "0: none)",
-                            uint64_t{0}, uint64_t{1} << 20);
-             add_int_option(cmd, "--max-nodes", a->o.max_nodes,
-                            "dfs: stop after this many nodes and report the openings solved so "
-                            "far (default: no limit)",
-                            uint64_t{0}, kU64Max);
-             cmd->add_flag("--value-only", a->o.value_only,
-                           "superko: prove the value only; an opening that cannot beat the best "
-                           "one found is shown so (a bound), not solved exactly");
-             cmd->add_flag("--replay", a->o.replay,
-                           "superko: prove the value a second way: play out both bounds' proof "
-                           "trees with whole histories");
-             add_int_option(cmd, "--replay-mb", a->o.replay_mb,
-                            "--replay: memory for its memo of proved claims in MB (default: an "
-                            "eighth of --table-mb)",
-                            uint64_t{1}, uint64_t{1} << 20);
-             cmd->add_option("--checkpoint", a->o.checkpoint,
-                             "save finished work to FILE (atomically) and resume from it");
-             add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,
-                                "seconds between checkpoint saves (default 60)", 0.001, 1e9);
-             add_int_option(cmd, "--stop-after", a->o.stop_after,
-                            "testing: stop as if interrupted after N units of work", uint64_t{0},
-                            kU64Max)
-                 ->group("");
-             return Action([=](std::ostream& out, std::ostream& err) {
-               using Method = solver::SolveOptions::Method;
-               solver::SolveOptions o = a->o;
-               o.method = a->method == "dfs"          ? Method::kDfs
-                          : a->method == "retrograde" ? Method::kRetrograde
-                          : a->method == "dense"      ? Method::kDense
-                          : a->method == "compact"    ? Method::kCompact
-                          : a->method == "superko"    ? Method::kSuperko
-                                                      : Method::kAuto;
-               if (ga->given("--checkpoint") && o.checkpoint.empty())
-                 throw InputError("--checkpoint needs a file name");
-               o.exchange = process_exchange();
-               const bool ranks = o.exchange && o.exchange->size() > 1;
-               if (ranks && (ga->game == "nardy" || a->pie))
-                 throw InputError(
-                     "under mpirun with more than one rank, loom solve runs --method dense "
-                     "(Gadur and Enfargar up to side 3), not " +
-                     std::string(a->pie ? "--pie" : "nardy"));
-               if (ga->game == "nardy") {
-                 // Long Nardy: expectations by the exact solvers in solver/nardy/.
-                 NardySolveArgs na;
-                 na.position_given = ga->given("--position");
-                 if (ga->given("--dice")) na.dice = nardy::Roll::parse(ga->dice);
-                 na.json = a->json;
-                 na.db_dir = a->db;
-                 na.threads = a->threads > 0 ? a->threads : std::min(2, default_threads());
-                 na.stop_after = static_cast<int>(std::min<uint64_t>(o.stop_after, 1u << 30));
-                 na.tty = progress_stream(err);
-                 auto g = ga->build();
-                 visit_state(*g, [&](const auto& s) {
-                   if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s)>, NardyGame>)
-                     solve_nardy(s, na, out, err);
-                 });
-                 return;
-               }
-               if (ga->given("--dice")) throw InputError("--dice is only used by nardy");
-               if (ga->given("--db")) throw InputError("--db is only used by nardy");
-               auto g = ga->build();
-               // Found out now, not at the first save after the work.
-               if (!o.checkpoint.empty()) check_writable(o.checkpoint, "--checkpoint");
-               o.symmetry = !a->no_symmetry;
-               o.pv = !a->no_pv;
-               o.threads = a->threads > 0 ? a->threads : default_threads();
-               o.tty = progress_stream(err);
-               std::string setup = ga->given("--setup") && ga->start.setup ? *ga->start.setup : "";
-               std::optional<int> size =
-                   ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
-               // The job's identity (checkpoints resume only the job that wrote them).
-               JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
-               o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
-                             (a->pie ? "; pie" : "") + content_inputs(*g) +
-                             (ga->given("--position") ? "; position=" + ga->position : "");
-               if (a->pie && a->method != "auto" && a->method != "dfs" && a->method != "superko")
-                 throw InputError(
-                     "--pie solves by alpha-beta (--method dfs or superko): drop "
-                     "--method " +
-                     a->method);
-               if ((o.value_only || o.replay) && (a->method != "superko" || a->pie))
-                 throw InputError(std::string(o.replay ? "--replay" : "--value-only") +
-                                  ": with --method superko, first moves (not --pie)");
-               if (o.replay_mb && !o.replay) throw InputError("--replay-mb: only with --replay");
-               solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
-               r.symmetries = symmetries_used(*g, r.symmetries);
-               job.pie_setups = a->pie;
-               job.to_move = color_name(r.to_move);
-               // A one-move pie table for the games whose pie rule is one
-               // move (Fiodar's is the 2-stone set-up: --pie).
-               job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
-                               r.value.kind != solver::Value::Kind::kMargin;
-               print_solve(job, r, a->json, out);
-               if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
-                 throw CommandFailed("the proof replay does not confirm the value (a bug)");
+  return {
+      {"solve", "solve a position exactly: value, every opening up to symmetry, best play",
+       [](CLI::App* cmd) {
+         auto ga = std::make_shared<GameArgs>();
+         ga->add_to(cmd, /*with_dice=*/true);
+         auto a = std::make_shared<SolveArgs>();
+         cmd->add_option("--db", a->db,
+                         "nardy: bear-off database directory (default: $XDG_CACHE_HOME/loom "
+                         "or ~/.cache/loom)");
+         cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
+         cmd->add_flag("--pie", a->pie,
+                       "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
+                       "table) instead of the first moves (--method dfs or superko)");
+         cmd->add_option("--method", a->method,
+                         "auto (default: retrograde, or dfs for scored games), retrograde "
+                         "(exhaustive, handles cycles), dense "
+                         "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
+                         "dfs (alpha-beta, acyclic games), compact (win/loss alpha-beta, "
+                         "8/16-byte table entries, up to side 4), dfpn (win/loss proof-number "
+                         "search, 16-byte entries, Gadur up to side 4) or superko (Fiodar up to "
+                         "side 3: alpha-beta with a board-keyed table sound under superko)")
+             ->check(CLI::IsMember(kMethods));
+         cmd->add_flag("--no-symmetry", a->no_symmetry,
+                       "do not reduce positions by the 12 board symmetries");
+         cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
+         constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+         add_int_option(cmd, "--threads", a->threads,
+                        "worker threads for retrograde enumeration (default: cores, <= 8)", 0, 64);
+         add_int_option(cmd, "--max-positions", a->o.max_positions,
+                        "retrograde: stop beyond this many positions and report how far it "
+                        "got (default: no limit)",
+                        uint64_t{0}, kU64Max);
+         add_int_option(cmd, "--table-mb", a->o.table_mb,
+                        "dfs: transposition table size in MB, keys' heap memory included "
+                        "(default 512)",
+                        uint64_t{1}, uint64_t{1} << 20);
+         add_int_option(cmd, "--kept-mb", a->o.kept_mb,
+                        "dense, Enfargar: memory in MB for the successor lists kept from the "
+                        "enumeration, so that solving need not list them again (default 384; "
+                        "0: none)",
+                        uint64_t{0}, uint64_t{1} << 20);
+         add_int_option(cmd, "--max-nodes", a->o.max_nodes,
+                        "dfs: stop after this many nodes and report the openings solved so "
+                        "far (default: no limit)",
+                        uint64_t{0}, kU64Max);
+         cmd->add_flag("--value-only", a->o.value_only,
+                       "superko: prove the value only; an opening that cannot beat the best "
+                       "one found is shown so (a bound), not solved exactly");
+         cmd->add_flag("--replay", a->o.replay,
+                       "superko: prove the value a second way: play out both bounds' proof "
+                       "trees with whole histories");
+         add_int_option(cmd, "--replay-mb", a->o.replay_mb,
+                        "--replay: memory for its memo of proved claims in MB (default: an "
+                        "eighth of --table-mb)",
+                        uint64_t{1}, uint64_t{1} << 20);
+         cmd->add_option("--checkpoint", a->o.checkpoint,
+                         "save finished work to FILE (atomically) and resume from it");
+         add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,
+                            "seconds between checkpoint saves (default 60)", 0.001, 1e9);
+         add_int_option(cmd, "--stop-after", a->o.stop_after,
+                        "testing: stop as if interrupted after N units of work", uint64_t{0},
+                        kU64Max)
+             ->group("");
+         return Action([=](std::ostream& out, std::ostream& err) {
+           using Method = solver::SolveOptions::Method;
+           solver::SolveOptions o = a->o;
+           o.method = a->method == "dfs"          ? Method::kDfs
+                      : a->method == "retrograde" ? Method::kRetrograde
+                      : a->method == "dense"      ? Method::kDense
+                      : a->method == "compact"    ? Method::kCompact
+                      : a->method == "dfpn"       ? Method::kDfpn
+                      : a->method == "superko"    ? Method::kSuperko
+                                                  : Method::kAuto;
+           if (ga->given("--checkpoint") && o.checkpoint.empty())
+             throw InputError("--checkpoint needs a file name");
+           o.exchange = process_exchange();
+           const bool ranks = o.exchange && o.exchange->size() > 1;
+           if (ranks && (ga->game == "nardy" || a->pie))
+             throw InputError(
+                 "under mpirun with more than one rank, loom solve runs --method dense "
+                 "(Gadur and Enfargar up to side 3), not " +
+                 std::string(a->pie ? "--pie" : "nardy"));
+           if (ga->game == "nardy") {
+             // Long Nardy: expectations by the exact solvers in solver/nardy/.
+             NardySolveArgs na;
+             na.position_given = ga->given("--position");
+             if (ga->given("--dice")) na.dice = nardy::Roll::parse(ga->dice);
+             na.json = a->json;
+             na.db_dir = a->db;
+             na.threads = a->threads > 0 ? a->threads : std::min(2, default_threads());
+             na.stop_after = static_cast<int>(std::min<uint64_t>(o.stop_after, 1u << 30));
+             na.tty = progress_stream(err);
+             auto g = ga->build();
+             visit_state(*g, [&](const auto& s) {
+               if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s)>, NardyGame>)
+                 solve_nardy(s, na, out, err);
              });
-           }}};
+             return;
+           }
+           if (ga->given("--dice")) throw InputError("--dice is only used by nardy");
+           if (ga->given("--db")) throw InputError("--db is only used by nardy");
+           auto g = ga->build();
+           // Found out now, not at the first save after the work.
+           if (!o.checkpoint.empty()) check_writable(o.checkpoint, "--checkpoint");
+           o.symmetry = !a->no_symmetry;
+           o.pv = !a->no_pv;
+           o.threads = a->threads > 0 ? a->threads : default_threads();
+           o.tty = progress_stream(err);
+           std::string setup = ga->given("--setup") && ga->start.setup ? *ga->start.setup : "";
+           std::optional<int> size =
+               ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
+           // The job's identity (checkpoints resume only the job that wrote them).
+           JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
+           o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
+                         (a->pie ? "; pie" : "") + content_inputs(*g) +
+                         (ga->given("--position") ? "; position=" + ga->position : "");
+           if (a->pie && a->method != "auto" && a->method != "dfs" && a->method != "superko")
+             throw InputError(
+                 "--pie solves by alpha-beta (--method dfs or superko): drop "
+                 "--method " +
+                 a->method);
+           if ((o.value_only || o.replay) && (a->method != "superko" || a->pie))
+             throw InputError(std::string(o.replay ? "--replay" : "--value-only") +
+                              ": with --method superko, first moves (not --pie)");
+           if (o.replay_mb && !o.replay) throw InputError("--replay-mb: only with --replay");
+           solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
+           r.symmetries = symmetries_used(*g, r.symmetries);
+           job.pie_setups = a->pie;
+           job.to_move = color_name(r.to_move);
+           // A one-move pie table for the games whose pie rule is one
+           // move (Fiodar's is the 2-stone set-up: --pie).
+           job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
+                           r.value.kind != solver::Value::Kind::kMargin;
+           print_solve(job, r, a->json, out);
+           if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
+             throw CommandFailed("the proof replay does not confirm the value (a bug)");
+         });
+       }}};
 }
 
 }  // namespace loom

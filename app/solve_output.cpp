@@ -271,7 +271,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     j["pv"] = r.pv;
     j["pv_repeats"] = r.pv_repeats;
     j["nodes"] = r.nodes;
-    if (r.method == "dfs" || r.method == "compact" || r.method == "superko")
+    if (r.method == "dfs" || r.method == "compact" || r.method == "dfpn" || r.method == "superko")
       j["nodes_total"] = r.nodes_total;
     j["positions"] = r.positions;
     if (r.method == "retrograde" || r.method == "dense") {

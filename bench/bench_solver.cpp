@@ -38,6 +38,7 @@
 #include "model/gadur/gadur.h"
 #include "solver/compact_dfs.h"
 #include "solver/dense.h"
+#include "solver/dfpn.h"
 #include "solver/dfs.h"
 #include "solver/retrograde.h"
 #include "solver/superko_dfs.h"
@@ -164,22 +165,24 @@ void superko(const char* what, const C& ctx, const std::string& record, uint64_t
   std::fflush(stdout);
 }
 
-/// The compact method (boolean alpha-beta, 8-byte entries holding the exact
-/// key, solver/compact_dfs.h): does the side to move after `record` win?
-template <class Codec = solver::DenseCodec, class C>
-void compact(const char* what, const C& ctx, const std::string& record, uint64_t table_mb,
-             double perft, uint64_t max_nodes = 0) {
+/// A boolean search with exact-key entries: the compact method (alpha-beta,
+/// 8- or 16-byte entries, solver/compact_dfs.h) or df-pn (16-byte entries,
+/// solver/dfpn.h). Does the side to move after `record` win?
+template <template <class, class> class Engine, class Codec = solver::DenseCodec, class C>
+void boolean_search(const char* what, const C& ctx, const std::string& record, uint64_t table_mb,
+                    double perft, uint64_t max_nodes = 0) {
   auto root = after(ctx, record);
   using S = decltype(root);
-  typename solver::CompactDfs<S, Codec>::Config cfg;
+  using E = Engine<S, Codec>;
+  typename E::Config cfg;
   cfg.table_bytes = table_mb << 20;
   cfg.max_nodes = max_nodes;
-  solver::CompactDfs<S, Codec> d(root, cfg);
+  E d(root, cfg);
   std::string value = "unfinished";
   auto [unused, s] = bench::timed([&] {
     try {
       value = d.mover_wins(root) ? "the mover wins" : "the mover loses";
-    } catch (const solver::CompactNodeLimit&) {
+    } catch (const typename E::NodeLimit&) {
     }
     return 0;
   });
@@ -188,7 +191,7 @@ void compact(const char* what, const C& ctx, const std::string& record, uint64_t
   std::printf("%-44s %14.3f of the perft leaf rate\n", (std::string(what) + ": ratio").c_str(),
               double(d.nodes()) / s / perft);
   std::printf("%-44s %14d bytes per entry (%llu stored in %llu MB; %s)\n",
-              (std::string(what) + ": memory").c_str(), solver::CompactDfs<S, Codec>::kEntryBytes,
+              (std::string(what) + ": memory").c_str(), E::kEntryBytes,
               static_cast<unsigned long long>(d.stored()),
               static_cast<unsigned long long>(d.table_bytes() >> 20), value.c_str());
   std::fflush(stdout);
@@ -340,8 +343,11 @@ double dense(const char* what, const C& ctx, const std::string& record, int thre
 void compact_side3() {
   const GadurCtx mo(3, gadur::Options{false, true});
   const double pm = perft_rate("gadur s3 m-o", mo, "", 6);
-  compact("gadur s3 m-o after 'c3 a1' compact", mo, "c3 a1", 512, pm);
-  compact("gadur s3 m-o from the start, compact", mo, "", 512, pm);
+  using solver::CompactDfs, solver::Dfpn;
+  boolean_search<CompactDfs>("gadur s3 m-o after 'c3 a1' compact", mo, "c3 a1", 512, pm);
+  boolean_search<Dfpn>("gadur s3 m-o after 'c3 a1' dfpn", mo, "c3 a1", 512, pm);
+  boolean_search<CompactDfs>("gadur s3 m-o from the start, compact", mo, "", 512, pm);
+  boolean_search<Dfpn>("gadur s3 m-o from the start, dfpn", mo, "", 512, pm);
 }
 
 }  // namespace
@@ -352,8 +358,10 @@ int main(int argc, char** argv) {
     compact_side3();
     const GadurCtx mo4(4, gadur::Options{false, true});
     const double p4 = perft_rate("gadur s4 m-o", mo4, "", 5);
-    compact<solver::WideCodec>("gadur s4 m-o from the start, compact 50M", mo4, "", 1024, p4,
-                               50'000'000);
+    boolean_search<solver::CompactDfs, solver::WideCodec>(
+        "gadur s4 m-o from the start, compact 50M", mo4, "", 1024, p4, 50'000'000);
+    boolean_search<solver::Dfpn, solver::WideCodec>("gadur s4 m-o from the start, dfpn 50M", mo4,
+                                                    "", 1024, p4, 50'000'000);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "superko") == 0) {

@@ -48,6 +48,7 @@ class CompactDfs {
  public:
   using Move = typename S::Move;
   using Key = typename Codec::Key;
+  using NodeLimit = CompactNodeLimit;
   struct Entry {
     Key key = 0;  ///< position key + 1; 0: empty
     Key meta = 0;

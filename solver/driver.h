@@ -22,6 +22,7 @@
 #include "solver/compact_dfs.h"
 #include "solver/control.h"
 #include "solver/dense.h"
+#include "solver/dfpn.h"
 #include "solver/dfs.h"
 #include "solver/distributed_dense.h"
 #include "solver/exchange.h"
@@ -34,7 +35,7 @@
 namespace loom::solver {
 
 struct SolveOptions {
-  enum class Method { kAuto, kRetrograde, kDfs, kDense, kCompact, kSuperko };
+  enum class Method { kAuto, kRetrograde, kDfs, kDense, kCompact, kDfpn, kSuperko };
   Method method = Method::kAuto;
   bool symmetry = true;
   bool pv = true;
@@ -535,26 +536,33 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
   rep.seconds = ctl.elapsed();
 }
 
-/// Boolean alpha-beta with exact-key entries (solver/compact_dfs.h) over the
-/// first moves, sharing one table; finished openings go to the checkpoint.
-/// Codec: the 32-bit dense key (8-byte entries) up to 19 cells, the 64-bit
-/// wide key (16-byte entries) up to 39.
-template <Game S, class Codec>
-SolveReport solve_compact_with(const S& root, const SolveOptions& o, RunControl& ctl) {
-  using C = CompactDfs<S, Codec>;
-  typename C::Config cfg;
+/// A boolean search with exact-key entries over the first moves, sharing
+/// one table; finished openings go to the checkpoint `kind`. Engine: the
+/// compact alpha-beta (solver/compact_dfs.h) or df-pn (solver/dfpn.h), over
+/// the 32-bit dense key up to 19 cells or the 64-bit wide key up to 39.
+template <Game S, class Engine>
+SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl& ctl,
+                               const std::string& method, const std::string& kind) {
+  typename Engine::Config cfg;
   cfg.table_bytes = o.table_mb << 20;
   cfg.max_nodes = o.max_nodes;
-  cfg.symmetry = false;
-  C d(root, cfg);
+  uint64_t counted = 0;
+  [[maybe_unused]] Engine* self = nullptr;
+  if constexpr (requires { cfg.tick; })
+    cfg.tick = [&] {
+      ctl.work(self->nodes() - counted);
+      counted = self->nodes();
+      if (ctl.stop_requested()) throw OpeningStop{};
+    };
+  Engine d(root, cfg);
+  self = &d;
   SolveReport rep;
-  rep.method = "compact";
+  rep.method = method;
   rep.symmetries = 1;
   const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
   // Codes: 1 the mover after the opening wins, 2 it loses.
-  uint64_t counted = 0;
-  OpeningRun run = run_branches<CompactNodeLimit>(
-      branches, o, ctl, "compact", "compact1", [](uint64_t x) { return x <= 2; },
+  OpeningRun run = run_branches<typename Engine::NodeLimit>(
+      branches, o, ctl, method, kind, [](uint64_t x) { return x <= 2; },
       [](uint64_t) { return true; },
       [&](const S& c, const std::vector<uint64_t>&) -> uint64_t {
         if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
@@ -579,22 +587,35 @@ SolveReport solve_compact_with(const S& root, const SolveOptions& o, RunControl&
   return rep;
 }
 
+/// --method compact (alpha-beta) or dfpn (proof numbers; games that list
+/// their placements, i.e. Gadur) on boards of at most 39 cells.
 template <Game S>
-SolveReport solve_compact(const S& root, const SolveOptions& o, RunControl& ctl) {
+SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl, bool dfpn) {
+  const std::string method = dfpn ? "dfpn" : "compact";
   if constexpr (DenseGame<S>) {
     if (root.geo().num_sites() > WideCodec::kMaxCells)
-      throw InputError("--method compact: boards of at most 39 cells (side 4)");
-    if (root.is_terminal()) throw InputError("--method compact: the position is already over");
-    if (root.geo().num_sites() <= kDenseMaxCells)
-      return solve_compact_with<S, DenseCodec>(root, o, ctl);
-    return solve_compact_with<S, WideCodec>(root, o, ctl);
+      throw InputError("--method " + method + ": boards of at most 39 cells (side 4)");
+    if (root.is_terminal())
+      throw InputError("--method " + method + ": the position is already over");
+    const bool small = root.geo().num_sites() <= kDenseMaxCells;
+    if (!dfpn)
+      return small ? solve_boolean_with<S, CompactDfs<S, DenseCodec>>(root, o, ctl, method,
+                                                                      "compact1")
+                   : solve_boolean_with<S, CompactDfs<S, WideCodec>>(root, o, ctl, method,
+                                                                     "compact1");
+    if constexpr (PlacementGame<S>) {
+      return small ? solve_boolean_with<S, Dfpn<S, DenseCodec>>(root, o, ctl, method, "dfpn1")
+                   : solve_boolean_with<S, Dfpn<S, WideCodec>>(root, o, ctl, method, "dfpn1");
+    } else {
+      throw InputError("--method dfpn: games that list their placements (Gadur)");
+    }
   } else {
     (void)root;
     (void)o;
     (void)ctl;
-    throw InputError(
-        "--method compact: this game has no dense index (two colours of stones on at most 39 "
-        "cells)");
+    throw InputError("--method " + method +
+                     ": this game has no dense index (two colours of stones on at most 39 "
+                     "cells)");
   }
 }
 
@@ -1005,9 +1026,11 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
     throw InputError(
         "retrograde analysis solves win/loss/draw games; this game scores margins (use "
         "--method dfs, the default for it)");
-  SolveReport rep = m == SolveOptions::Method::kDfs       ? detail::solve_dfs(root, o, ctl)
-                    : m == SolveOptions::Method::kDense   ? detail::solve_dense(root, o, ctl)
-                    : m == SolveOptions::Method::kCompact ? detail::solve_compact(root, o, ctl)
+  SolveReport rep = m == SolveOptions::Method::kDfs     ? detail::solve_dfs(root, o, ctl)
+                    : m == SolveOptions::Method::kDense ? detail::solve_dense(root, o, ctl)
+                    : m == SolveOptions::Method::kCompact
+                        ? detail::solve_boolean(root, o, ctl, false)
+                    : m == SolveOptions::Method::kDfpn ? detail::solve_boolean(root, o, ctl, true)
                     : m == SolveOptions::Method::kSuperko ? detail::solve_superko(root, o, ctl)
                                                           : detail::solve_retrograde(root, o, ctl);
   rep.to_move = root.to_move();

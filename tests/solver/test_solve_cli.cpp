@@ -519,3 +519,66 @@ TEST_CASE("solve --method dense --kept-mb: the same result with or without kept 
   CHECK(ja["openings"] == jb["openings"]);
   CHECK(ja["pv"] == jb["pv"]);
 }
+
+TEST_CASE("solve --method dfpn: node limit, checkpoint, resume, interrupt, foreign files",
+          "[solver][cli][checkpoint]") {
+  const std::vector<std::string> job = {"solve",    "gadur",
+                                        "--size",   "3",
+                                        "--record", "a3 b3 b1 c2 b2 b3 d4 c1 c3",
+                                        "--rule",   "capture=merge-only",
+                                        "--method", "dfpn",
+                                        "--json",   "--no-pv"};
+  auto full = run(job);
+  REQUIRE(full.code == 0);
+  const auto want = last_json(full.out);
+  REQUIRE(want["openings"].size() >= 2);
+  CHECK(want["complete"] == true);
+  const std::string file = temp_path("dfpn");
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = job;
+    args.insert(args.end(), {"--checkpoint", file});
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  // One node: nothing proved, the checkpoint written; the rerun finishes.
+  auto part = with({"--max-nodes", "1"});
+  REQUIRE(part.code == 0);
+  const auto jp = last_json(part.out);
+  CHECK(jp["complete"] == false);
+  CHECK(jp["value"].is_null());
+  CHECK(jp["note"].get<std::string>().find("node limit") != std::string::npos);
+  auto done = with({});
+  REQUIRE(done.code == 0);
+  auto jd = last_json(done.out);
+  CHECK(jd["resumed"] == true);
+  CHECK(jd["value"] == want["value"]);
+  CHECK(jd["openings"] == want["openings"]);
+  // Stopped as if by Ctrl-C after the first opening: exit 130, then the
+  // same answer.
+  std::filesystem::remove(file);
+  auto stopped = with({"--stop-after", "1"});
+  CHECK(stopped.code == 130);
+  CHECK(stopped.err.find("interrupted") != std::string::npos);
+  auto again = with({});
+  REQUIRE(again.code == 0);
+  CHECK(last_json(again.out)["openings"] == want["openings"]);
+  // The compact method's checkpoint of the same position is another job's.
+  std::filesystem::remove(file);
+  auto args = job;
+  args[args.size() - 3] = "compact";
+  args.insert(args.end(), {"--checkpoint", file});
+  REQUIRE(run(args).code == 0);
+  auto foreign = with({});
+  CHECK(foreign.code == 2);
+  CHECK(foreign.err.find("does not match this job") != std::string::npos);
+  std::filesystem::remove(file);
+  // Games it cannot solve: a clear error.
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"solve", "enfargar", "--size", "2", "--method", "dfpn"},
+           {"solve", "fiodar", "--size", "2", "--method", "dfpn"},
+           {"solve", "gadur", "--size", "2", "--method", "dfpn"}}) {
+    auto r = run(bad);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--method dfpn") != std::string::npos);
+  }
+}
