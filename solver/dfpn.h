@@ -192,30 +192,27 @@ class Dfpn {
       keys[i] = codec_.moved_key_one(base, ps[i].site, mine, ps[i].captured.w[0], Key{0} - theirs);
       __builtin_prefetch(bucket(keys[i]));
     }
+    // The children's numbers, read from the table once: an unanswered
+    // placement hands the opponent a stuck position, a win for it (pn 0,
+    // dn inf). Afterwards only the child just searched changes, to what
+    // it returned (even if its entry has been replaced since); another
+    // child's entry may meanwhile have moved through a transposition, and
+    // its stale numbers only cost a visit (proved numbers are final, so a
+    // stale entry never proves anything).
+    Nums* nums = &nums_[static_cast<size_t>(ply) * kMaxPlaced];
+    for (int i = 0; i < n; ++i) {
+      nums[i] = ps[i].answered ? Nums{1, 1} : Nums{0, kInf};
+      if (!ps[i].answered) continue;
+      if (const Entry* e = find(bucket(keys[i]), keys[i])) nums[i] = {e->pn, e->dn};
+    }
     const uint64_t own = s.stones(me).w[0], opp = s.stones(them).w[0];
-    int last = -1;
-    uint32_t last_pn = 0, last_dn = 0;
     for (;;) {
-      // The children's numbers: an unanswered placement hands the
-      // opponent a stuck position, a win for it (pn 0, dn inf).
       pn = kInf;
       dn = 0;
       uint32_t dn2 = kInf, open = 0;
       int best = -1;
       for (int i = 0; i < n; ++i) {
-        uint32_t cpn = 0, cdn = kInf;
-        if (i == last) {
-          // The child just searched, as it returned (even if its entry
-          // has been replaced since).
-          cpn = last_pn;
-          cdn = last_dn;
-        } else if (ps[i].answered) {
-          cpn = cdn = 1;
-          if (const Entry* e = find(bucket(keys[i]), keys[i])) {
-            cpn = e->pn;
-            cdn = e->dn;
-          }
-        }
+        const uint32_t cpn = nums[i].pn, cdn = nums[i].dn;
         if (cpn == kInf) {
           dn = kInf;  // a child whose mover loses: a proof for this mover
         } else if (dn != kInf && cpn != 0) {
@@ -247,8 +244,7 @@ class Dfpn {
       theirs_bb.w[0] = opp & ~p.captured.w[0];
       const S child = white ? s.with_board_unhashed(theirs_bb, mine_bb, them)
                             : s.with_board_unhashed(mine_bb, theirs_bb, them);
-      last = best;
-      mid(child, keys[best], child_thpn, child_thdn, ply + 1, last_pn, last_dn);
+      mid(child, keys[best], child_thpn, child_thdn, ply + 1, nums[best].pn, nums[best].dn);
     }
     store(key, pn, dn, nodes_ - before);
   }
@@ -257,9 +253,13 @@ class Dfpn {
   Codec codec_;
   HugeVector<Entry> table_;  ///< on huge pages: every probe is a cache miss
   uint64_t mask_ = 0;
-  // Per-ply scratch: placements and child keys.
+  // Per-ply scratch: placements, child keys, the children's numbers.
   std::vector<Placed> placed_ = std::vector<Placed>((kMaxPly + 2) * kMaxPlaced);
   std::vector<Key> keys_ = std::vector<Key>((kMaxPly + 2) * kMaxPlaced);
+  struct Nums {
+    uint32_t pn, dn;
+  };
+  std::vector<Nums> nums_ = std::vector<Nums>((kMaxPly + 2) * kMaxPlaced);
   uint64_t nodes_ = 0, stored_ = 0;
 };
 
