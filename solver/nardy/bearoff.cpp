@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -449,15 +448,15 @@ std::optional<TwoSided> TwoSided::load(const std::string& file, int n, std::stri
     if (why) *why = file + ": " + w;
     return std::nullopt;
   };
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return fail("missing");
-  // A FIFO would block the reader, a directory cannot be read.
-  if (!fs::is_regular_file(file, ec)) return fail("not a regular file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return fail("unreadable");
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0 && errno == ENOENT) return fail("missing");
+  // Anything there that is not a regular file is refused with one line
+  // (InputError, exit 2), never read nor rebuilt: a FIFO would block the
+  // reader, and a directory could not be replaced by the rebuilt file (as
+  // for the few-checker tables and the chunk files).
+  RegularFile in(file, "bear-off database");
   FileHeader h{};
-  in.read(reinterpret_cast<char*>(&h), sizeof h);
-  if (!in) return fail("truncated header");
+  if (std::fread(&h, sizeof h, 1, in.get()) != 1) return fail("truncated header");
   if (std::memcmp(h.magic, kMagic, 8) != 0) return fail("not a Loom bear-off database");
   if (h.version != kFormatVersion) return fail("format version " + std::to_string(h.version));
   if (std::memcmp(h.rules, kRules, sizeof kRules) != 0) return fail("other rules");
@@ -470,10 +469,10 @@ std::optional<TwoSided> TwoSided::load(const std::string& file, int n, std::stri
   if (h.size != t.size_ || h.payload_bytes != t.pairs() * 4) return fail("wrong size");
   t.p_.resize(t.pairs());
   t.e_.resize(t.pairs());
-  in.read(reinterpret_cast<char*>(t.p_.data()), static_cast<std::streamsize>(t.p_.size() * 2));
-  in.read(reinterpret_cast<char*>(t.e_.data()), static_cast<std::streamsize>(t.e_.size() * 2));
-  if (!in) return fail("truncated payload");
-  if (in.peek() != std::char_traits<char>::eof()) return fail("trailing bytes");
+  if (std::fread(t.p_.data(), t.p_.size() * 2, 1, in.get()) != 1 ||
+      std::fread(t.e_.data(), t.e_.size() * 2, 1, in.get()) != 1)
+    return fail("truncated payload");
+  if (std::fgetc(in.get()) != EOF) return fail("trailing bytes");
   uint64_t c = checksum(t.p_.data(), t.p_.size() * 2);
   if (checksum(t.e_.data(), t.e_.size() * 2, c) != h.checksum) return fail("checksum mismatch");
   return t;

@@ -141,7 +141,8 @@ class TwoSided {
   /// File I/O (docs/nardy-exact.md). save() writes FILE.tmp and renames it.
   void save(const std::string& file) const;
   /// Reads and checks a file (header, size, checksum): nullopt and `why`
-  /// when it is missing, corrupt or for another N.
+  /// when it is missing, corrupt or for another N (InputError for a path
+  /// that is not a regular file).
   static std::optional<TwoSided> load(const std::string& file, int n, std::string* why);
   /// The file name of the database for n in dir.
   static std::string file_name(const std::string& dir, int n);

@@ -33,14 +33,26 @@ void write_file(const std::string& file, const void* head, size_t head_bytes,
   std::string tmp = file + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("cannot write " + tmp);
+    if (!out) throw InputError("cannot write " + tmp + ": " + std::strerror(errno));
     out.write(static_cast<const char*>(head), static_cast<std::streamsize>(head_bytes));
     for (auto [p, n] : parts)
       out.write(static_cast<const char*>(p), static_cast<std::streamsize>(n));
     out.flush();
-    if (!out) throw InputError("cannot write " + tmp + " (disk full?)");
+    if (!out) {
+      out.close();
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw InputError("cannot write " + tmp + " (disk full?)");
+    }
   }
-  std::filesystem::rename(tmp, file);
+  // A rename that fails (a directory in the way) leaves no FILE.tmp behind.
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw InputError("cannot replace " + file + ": " + ec.message());
+  }
 }
 
 void make_directory(const std::string& dir, const char* what) {

@@ -18,7 +18,8 @@ namespace loom::nardy::exact {
 uint64_t checksum(const void* data, size_t bytes, uint64_t h = 0x9E3779B97F4A7C15ull);
 
 /// Writes head then parts to file.tmp and renames it to file; throws
-/// InputError if it cannot be written (disk full).
+/// InputError if it cannot be written (disk full) or renamed (a directory
+/// at file), leaving no file.tmp behind.
 void write_file(const std::string& file, const void* head, size_t head_bytes,
                 const std::vector<std::pair<const void*, size_t>>& parts);
 

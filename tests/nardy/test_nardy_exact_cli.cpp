@@ -147,6 +147,53 @@ TEST_CASE("solve nardy: a chunk path that is not a regular file is refused, neve
   }
 }
 
+TEST_CASE("solve nardy: a database path that is a directory is refused, nothing left behind",
+          "[nardy][exact][cli][robust]") {
+  // A directory at DIR/nardy-bearoff-nN.bin was taken for a corrupt file:
+  // the database was built, then the rename over the directory failed (an
+  // internal error, exit 1) and left the .tmp file and the .part chunks.
+  // Like a directory at DIR/nardy-few-kK.bin, it is now one line and exit 2
+  // before any work.
+  const std::string pos = "W:1,1,0,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0,0,0,0";
+  struct Case {
+    const char* name;
+    std::vector<std::string> args;
+    std::string (*file)(const fs::path&);
+    const char* needle;
+  };
+  const std::vector<Case> cases = {
+      {"bear-off",
+       {"solve", "nardy", "--position", pos},
+       [](const fs::path& d) { return loom::nardy::exact::TwoSided::file_name(d.string(), 2); },
+       "bear-off database"},
+      {"few-checker",
+       {"solve", "nardy", "--rule", "checkers=3"},
+       [](const fs::path& d) { return loom::nardy::exact::FewCheckers::file_name(d.string(), 3); },
+       "few-checker table"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    fs::path dir = cli_dir(std::string("dir-") + c.name);
+    const fs::path file = c.file(dir);
+    fs::create_directories(file);
+    auto args = c.args;
+    args.insert(args.end(), {"--db", dir.string()});
+    auto r = run(args);
+    INFO(r.err);
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(c.needle) != std::string::npos);
+    CHECK(r.err.find("a directory") != std::string::npos);
+    // Nothing but the directory that was there.
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().string());
+    CHECK(left == std::vector<std::string>{file.string()});
+    CHECK(fs::is_empty(file));
+    fs::remove_all(dir);
+  }
+}
+
 TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nardy][exact][cli]") {
   auto r = run({"solve", "nardy", "--rule", "checkers=1", "--json"});
   REQUIRE(r.code == 0);
