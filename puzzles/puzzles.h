@@ -120,8 +120,10 @@ template <class S>
 MakeReport make_puzzles(const S& start, const MakeOptions& opt);
 
 /// Re-proves one puzzle object from `start` (the empty board of the game,
-/// size and rules the puzzle names). Throws InputError when the object is
-/// malformed (a key missing or of the wrong type).
+/// size and rules the puzzle names, with a Fiodar puzzle's `setup` placed
+/// on it as `--setup` places it: the record is played from there). Throws
+/// InputError when the object is malformed (a key missing or of the wrong
+/// type).
 template <class S>
 CheckResult check_puzzle(const S& start, const nlohmann::json& puzzle, const CheckOptions& opt);
 

@@ -483,6 +483,56 @@ TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzl
   });
 }
 
+TEST_CASE("loom puzzle check places a Fiodar puzzle's setup before the record", "[puzzles][cli]") {
+  // The checker used to check only that 'setup' is a string: a bad set-up,
+  // or one whose stones clash with the record, was confirmed.
+  std::string dir = temp_dir("setup");
+  // Seed 1's puzzle follows the record "b1 b2" (no capture).
+  auto made = run({"puzzle", "make", "fiodar", "--size", "2", "--count", "1", "--seed", "1",
+                   "--out", dir + "/made"});
+  REQUIRE(made.code == 0);
+  const json orig = puzzles::read_puzzles(dir + "/made").at(0);
+  REQUIRE(orig["record"] == "b1 b2");
+  const std::string first = "b1";
+  const std::vector<std::string> free_points = {"a1", "c3"};  // never played
+  auto with_setup = [&](const std::string& name, const std::string& setup) {
+    json p = orig;
+    p["setup"] = setup;
+    std::string file = dir + "/" + name + ".jsonl";
+    write_lines(file, {p});
+    return file;
+  };
+  // Malformed (as `--setup` would be): exit 2, one line naming the set-up.
+  json gadur = collection({"gadur", 3, 1}).puzzles.at(0);
+  gadur["setup"] = "a1 b2";
+  write_lines(dir + "/gadur.jsonl", {gadur});
+  testing::check_bad_inputs({
+      {{"puzzle", "check", with_setup("same", "a1 a1")}, "setup 'a1 a1'"},
+      {{"puzzle", "check", with_setup("one", "a1")}, "setup 'a1'"},
+      {{"puzzle", "check", with_setup("empty", "")}, "setup ''"},
+      {{"puzzle", "check", with_setup("off", "a1 z9")}, "setup 'a1 z9'"},
+      {{"puzzle", "check", dir + "/gadur.jsonl"}, "setup is not used by gadur"},
+  });
+  // Sound set-ups that do not lead to the puzzle's position: not confirmed.
+  auto clash = run({"puzzle", "check", with_setup("clash", first + " " + free_points[0])});
+  CHECK(clash.code == 1);
+  CHECK(clash.err.find("record move 1 '" + first + "' is illegal") != std::string::npos);
+  auto other = run({"puzzle", "check", with_setup("other", free_points[0] + " " + free_points[1])});
+  CHECK(other.code == 1);
+  CHECK(other.err.find("not confirmed") != std::string::npos);
+  // A set-up that does lead there is confirmed: the set-up "b1 b2" gives
+  // the board of the record "b1 b2", Black to move.
+  json p = orig;
+  p["setup"] = "b1 b2";
+  p["record"] = "";
+  write_lines(dir + "/setup.jsonl", {p});
+  auto confirmed = run({"puzzle", "check", dir + "/setup.jsonl"});
+  INFO(confirmed.err);
+  CHECK(confirmed.code == 0);
+  CHECK(confirmed.out == "1 of 1 puzzles confirmed\n");
+  std::filesystem::remove_all(dir);
+}
+
 // --- Long Nardy -------------------------------------------------------------
 
 namespace {
