@@ -136,11 +136,17 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   // Read and shape-check everything first: malformed input is exit 2
   // whatever else the files hold.
   std::vector<nlohmann::json> all;
-  for (const auto& path : a.paths)
-    for (auto& p : puzzles::read_puzzles(path)) {
+  for (const auto& path : a.paths) {
+    auto ps = puzzles::read_puzzles(path);
+    // "0 of 0 puzzles confirmed" would pass a truncated or wrong file.
+    if (ps.empty())
+      throw InputError("puzzle file '" + clip_token(path, 200) +
+                       "': no puzzles (empty, or only blank lines)");
+    for (auto& p : ps) {
       puzzles::validate_file_puzzle(p);
       all.push_back(std::move(p));
     }
+  }
   puzzles::CheckOptions co;
   co.max_positions = a.max_positions;
   co.spec = !a.no_spec;

@@ -483,6 +483,28 @@ TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzl
   });
 }
 
+TEST_CASE("loom puzzle check: a file without puzzles is malformed", "[puzzles][cli]") {
+  // An empty file (or one of blank lines) used to be "0 of 0 puzzles
+  // confirmed", exit 0.
+  std::string dir = temp_dir("empty");
+  std::ofstream(dir + "/empty.jsonl").close();
+  std::ofstream(dir + "/blank.jsonl") << "\n  \n\t\r\n\n";
+  std::filesystem::create_directories(dir + "/coll");
+  std::ofstream(dir + "/coll/puzzles.jsonl").close();
+  write_lines(dir + "/good.jsonl", {collection({"gadur", 3, 1}).puzzles.at(0)});
+  testing::check_bad_inputs({
+      {{"puzzle", "check", dir + "/empty.jsonl"}, "empty.jsonl': no puzzles"},
+      {{"puzzle", "check", dir + "/blank.jsonl"}, "blank.jsonl': no puzzles"},
+      {{"puzzle", "check", dir + "/coll"}, "coll': no puzzles"},
+      // Beside a sound file too.
+      {{"puzzle", "check", dir + "/good.jsonl", dir + "/empty.jsonl"}, "no puzzles"},
+  });
+  auto ok = run({"puzzle", "check", dir + "/good.jsonl"});
+  CHECK(ok.code == 0);
+  CHECK(ok.out == "1 of 1 puzzles confirmed\n");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("loom puzzle check places a Fiodar puzzle's setup before the record", "[puzzles][cli]") {
   // The checker used to check only that 'setup' is a string: a bad set-up,
   // or one whose stones clash with the record, was confirmed.
