@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <set>
 #include <type_traits>
 
 #include "app/cli.h"
@@ -142,8 +143,15 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     if (ps.empty())
       throw InputError("puzzle file '" + clip_token(path, 200) +
                        "': no puzzles (empty, or only blank lines)");
+    // Ids are unique in a collection (they name the SVGs): a repeated one
+    // is malformed. Files checked together may reuse each other's ids.
+    std::set<std::string> ids;
     for (auto& p : ps) {
       puzzles::validate_file_puzzle(p);
+      const std::string id = p["id"].get<std::string>();
+      if (!ids.insert(id).second)
+        throw InputError("puzzle file '" + clip_token(path, 200) + "': the id '" + id +
+                         "' is used by more than one puzzle");
       all.push_back(std::move(p));
     }
   }

@@ -52,6 +52,10 @@ void validate_shape(const nlohmann::json& p) {
   // The position: a record (Fiodar may add a setup), or a Long Nardy
   // position string and dice.
   if (p["game"] == "nardy") {
+    // Long Nardy has one board; its puzzles say size 0 (CONVENTIONS.md).
+    if (p["size"] != 0)
+      throw InputError(who + ": size " + p["size"].dump() +
+                       " is not Long Nardy's (0: it has one board)");
     need("position", str, "a string");
     need("dice", str, "a string");
   } else {

@@ -505,6 +505,39 @@ TEST_CASE("loom puzzle check: a file without puzzles is malformed", "[puzzles][c
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are malformed",
+          "[puzzles][cli]") {
+  // Both used to be accepted (exit 0).
+  std::string dir = temp_dir("ids");
+  const auto golden = puzzles::read_puzzles(std::string(LOOM_TEST_DATA) + "/puzzles/golden.jsonl");
+  json gadur, nardy;
+  for (const auto& p : golden) {
+    if (p["game"] == "nardy") nardy = p;
+    if (p["game"] == "gadur") gadur = p;
+  }
+  REQUIRE(gadur["game"] == "gadur");
+  REQUIRE(nardy["size"] == 0);
+  const std::string id = gadur["id"].get<std::string>();
+  write_lines(dir + "/one.jsonl", {gadur});
+  write_lines(dir + "/twice.jsonl", {gadur, nardy, gadur});
+  std::vector<testing::BadInput> bad = {
+      {{"puzzle", "check", dir + "/twice.jsonl"}, "the id '" + id + "' is used by more than one"}};
+  for (int size : {42, -3, 1, 7}) {
+    json p = nardy;
+    p["size"] = size;
+    std::string file = dir + "/size" + std::to_string(size) + ".jsonl";
+    write_lines(file, {p});
+    bad.push_back(
+        {{"puzzle", "check", file}, "size " + std::to_string(size) + " is not Long Nardy's"});
+  }
+  testing::check_bad_inputs(bad);
+  // Two files may hold the same id (two collections checked together).
+  auto two = run({"puzzle", "check", "--no-spec", dir + "/one.jsonl", dir + "/one.jsonl"});
+  CHECK(two.code == 0);
+  CHECK(two.out == "2 of 2 puzzles confirmed\n");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("loom puzzle check places a Fiodar puzzle's setup before the record", "[puzzles][cli]") {
   // The checker used to check only that 'setup' is a string: a bad set-up,
   // or one whose stones clash with the record, was confirmed.
