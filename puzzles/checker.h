@@ -85,15 +85,16 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
   };
   const std::string question = p["question"].get<std::string>();
   if (question != question_name(T::kQuestion))
-    return fail("question '" + question + "' is not this game's (" + question_name(T::kQuestion) +
-                ")");
+    return fail("question '" + clip_token(question) + "' is not this game's (" +
+                question_name(T::kQuestion) + ")");
 
   // 1. The position, from the record alone.
   S s = start;
   const auto record = split_tokens(p["record"].get<std::string>());
   for (size_t i = 0; i < record.size(); ++i)
     if (!play_token(s, record[i]))
-      return fail("record move " + std::to_string(i + 1) + " '" + record[i] + "' is illegal");
+      return fail("record move " + std::to_string(i + 1) + " '" + clip_token(record[i]) +
+                  "' is illegal");
   if (s.is_terminal()) return fail("the game is over after the record");
   if (p["to_move"].get<std::string>() != color_name(T::colour_to_move(s)))
     return fail("to_move is " + p["to_move"].get<std::string>() + " but " +
@@ -106,10 +107,11 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
   std::vector<Move> listed_moves;
   for (const auto& e : p["moves"]) {
     const std::string tok = e["move"].get<std::string>();
-    if (!listed.emplace(tok, e).second) return fail("move " + tok + " is listed twice");
+    if (!listed.emplace(tok, e).second)
+      return fail("move '" + clip_token(tok) + "' is listed twice");
     auto m = s.parse_move(tok);
     if (!m || !std::binary_search(legal.begin(), legal.end(), *m))
-      return fail("listed move " + tok + " is not legal");
+      return fail("listed move '" + clip_token(tok) + "' is not legal");
     listed_moves.push_back(*m);
   }
   for (const auto& m : legal)
@@ -144,14 +146,16 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
   for (const auto& [tok, v] : proved) {
     const nlohmann::json& e = listed.at(tok);
     auto lv = listed_value(e["value"]);
-    if (!lv) return fail("move " + tok + ": value " + e["value"].dump() + " is not a value");
+    if (!lv)
+      return fail("move " + tok + ": value " + clip_token(e["value"].dump()) + " is not a value");
     bool same =
         lv->kind == v.kind && (v.kind != MoveValue::Kind::kMargin || lv->margin2 == v.margin2);
     if (!same)
-      return fail("move " + tok + ": listed " + e["value"].dump() + ", proved " + value_text(v));
+      return fail("move " + tok + ": listed " + clip_token(e["value"].dump()) + ", proved " +
+                  value_text(v));
     if (e.contains("plies") && v.plies >= 0 &&
         (!e["plies"].is_number_integer() || e["plies"].get<int>() != v.plies))
-      return fail("move " + tok + ": listed " + e["plies"].dump() + " plies, proved " +
+      return fail("move " + tok + ": listed " + clip_token(e["plies"].dump()) + " plies, proved " +
                   std::to_string(v.plies));
   }
 
@@ -176,7 +180,8 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
   if (top.size() > 1)
     return fail("moves " + top[0] + " and " + top[1] + " both " +
                 (T::kQuestion == Question::kWin ? "win" : "reach the best margin"));
-  if (top[0] != answer) return fail("the answer " + answer + " is not the solution " + top[0]);
+  if (top[0] != answer)
+    return fail("the answer '" + clip_token(answer) + "' is not the solution " + top[0]);
 
   // 6. The line: legal, starts with the answer, each move optimal for its
   //    mover (wins fastest / resists longest / keeps the margin), to the end.
@@ -191,7 +196,7 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
       const std::string tok = line[i].get<std::string>();
       S before = t;
       if (!play_token(t, tok))
-        return fail("line move " + std::to_string(i + 1) + " '" + tok + "' is illegal");
+        return fail("line move " + std::to_string(i + 1) + " '" + clip_token(tok) + "' is illegal");
       MoveValue v = naive.value(t);
       MoveValue seen = v;  // from the view of the side that moved
       if (t.to_move() != before.to_move()) {

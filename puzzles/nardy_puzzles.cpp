@@ -177,14 +177,15 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   };
   if (p["game"] != "nardy") return fail("not a Long Nardy puzzle");
   if (p["question"] != "roll")
-    return fail("question '" + p["question"].get<std::string>() + "' is not Long Nardy's (roll)");
+    return fail("question '" + clip_token(p["question"].get<std::string>()) +
+                "' is not Long Nardy's (roll)");
   const nardy::Options opt = options_of(p["rules"]);
   if (opt.last_roll) return fail("roll puzzles are valued under end=first-off");
   const Position pos = Position::parse(p["position"].get<std::string>());
   auto roll = Roll::parse(p["dice"].get<std::string>());
   if (!roll)
-    throw InputError("puzzle " + p["id"].get<std::string>() + ": dice '" +
-                     p["dice"].get<std::string>() + "' are not two digits 1-6");
+    throw InputError("dice '" + clip_token(p["dice"].get<std::string>()) +
+                     "' are not two digits 1-6");
   if (std::string why = nardy::check_playable(pos, opt); !why.empty())
     return fail("the position cannot stand in a game: " + why);
   if (nardy::result(pos, opt).over()) return fail("the game is over at the position");
@@ -204,8 +205,10 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   std::map<std::string, nlohmann::json> listed;
   for (const auto& e : p["moves"]) {
     const std::string tok = e["move"].get<std::string>();
-    if (!listed.emplace(tok, e).second) return fail("turn '" + tok + "' is listed twice");
-    if (!result_of.count(tok)) return fail("listed turn '" + tok + "' is not a result of the roll");
+    if (!listed.emplace(tok, e).second)
+      return fail("turn '" + clip_token(tok) + "' is listed twice");
+    if (!result_of.count(tok))
+      return fail("listed turn '" + clip_token(tok) + "' is not a result of the roll");
   }
   for (const auto& [tok, pos2] : result_of)
     if (!listed.count(tok)) return fail("the turn '" + tok + "' is missing from the list");
@@ -240,7 +243,8 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   for (const auto& [tok, v] : exact) {
     const auto& e = listed.at(tok);
     if (!e["value"].is_number())
-      return fail("turn '" + tok + "': value " + e["value"].dump() + " is not a number");
+      return fail("turn '" + tok + "': value " + clip_token(e["value"].dump()) +
+                  " is not a number");
     double lv = e["value"].get<double>();
     if (std::abs(lv - v) > co.tolerance) {
       char buf[96];
@@ -257,7 +261,8 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   const double gap = order[0].first - order[1].first;
   if (gap <= 0) return fail("turns '" + order[0].second + "' and '" + order[1].second + "' tie");
   if (order[0].second != answer)
-    return fail("the answer '" + answer + "' is not the best turn '" + order[0].second + "'");
+    return fail("the answer '" + clip_token(answer) + "' is not the best turn '" + order[0].second +
+                "'");
   const double min_gap = p.contains("min_gap") && p["min_gap"].is_number()
                              ? p["min_gap"].get<double>()
                              : kDefaultMinGap;

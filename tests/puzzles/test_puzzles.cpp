@@ -538,6 +538,65 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 characters",
+          "[puzzles][cli]") {
+  // Reasons used to print the puzzle's own text raw (a newline, a NUL, a
+  // 200-character answer), and a bad Long Nardy dice named the puzzle twice.
+  std::string dir = temp_dir("escape");
+  const auto golden = puzzles::read_puzzles(std::string(LOOM_TEST_DATA) + "/puzzles/golden.jsonl");
+  json gadur, nardy;
+  for (const auto& p : golden) {
+    if (p["game"] == "nardy") nardy = p;
+    if (p["game"] == "gadur") gadur = p;
+  }
+  const std::string id = gadur["id"].get<std::string>();
+  const std::string raw = std::string("x\n\0\x7f", 4) + std::string(200, 'y');
+  auto check_one = [&](const std::string& name, const json& p, const std::string& needle) {
+    INFO(name);
+    const std::string file = dir + "/" + name + ".jsonl";
+    write_lines(file, {p});
+    auto r = run({"puzzle", "check", "--no-spec", file});
+    INFO(r.err);
+    CHECK(r.code == 1);
+    const auto ls = lines(r.err);
+    REQUIRE(ls.size() == 2);  // the puzzle's reason and the summary
+    CHECK(ls[0].rfind("puzzle " + id + ": not confirmed: ", 0) == 0);
+    CHECK(ls[0].find(needle) != std::string::npos);
+    CHECK(std::string_view(r.err).find('\0') == std::string_view::npos);
+    CHECK(std::all_of(ls[0].begin(), ls[0].end(), [](char c) { return c >= 0x20 && c < 0x7f; }));
+    CHECK(ls[0].find(std::string(41, 'y')) == std::string::npos);
+  };
+  const std::string shown = "x\\x0a\\x00\\x7f" + std::string(36, 'y') + "... (204 characters)";
+  json p = gadur;
+  p["answer"] = raw;
+  check_one("answer", p, "the answer '" + shown + "'");
+  p = gadur;
+  p["record"] = raw.substr(3);  // one token: "\x7fyyy..."
+  check_one("record", p, "record move 1 '\\x7f" + std::string(39, 'y') + "... (201 characters)'");
+  p = gadur;
+  p["moves"][0]["move"] = raw;
+  check_one("move", p, "listed move '" + shown + "' is not legal");
+  p = gadur;
+  p["question"] = raw;
+  check_one("question", p, "question '" + shown + "'");
+  // Long Nardy: a bad dice is malformed, named once.
+  p = nardy;
+  p["dice"] = "7\n9";
+  write_lines(dir + "/dice.jsonl", {p});
+  const std::string nid = nardy["id"].get<std::string>();
+  testing::check_bad_inputs(
+      {{{"puzzle", "check", dir + "/dice.jsonl"}, "puzzle " + nid + ": dice '7\\x0a9' are not"}});
+  auto d = run({"puzzle", "check", dir + "/dice.jsonl"});
+  CHECK(d.err.find("puzzle " + nid + ": puzzle") == std::string::npos);
+  p = nardy;
+  p["answer"] = raw;
+  write_lines(dir + "/nardy.jsonl", {p});
+  auto n = run({"puzzle", "check", "--no-spec", dir + "/nardy.jsonl"});
+  CHECK(n.code == 1);
+  CHECK(n.err.find("the answer '" + shown + "'") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("loom puzzle check places a Fiodar puzzle's setup before the record", "[puzzles][cli]") {
   // The checker used to check only that 'setup' is a string: a bad set-up,
   // or one whose stones clash with the record, was confirmed.
