@@ -51,7 +51,8 @@ const std::map<std::string, std::string>& examples() {
       {"rules", "loom rules fiodar"},
       {"score",
        "loom score fiodar --size 2 --record \"a1 pass pass\"\n  "
-       "loom score migong --size 2 --record \"BBBBBB@a1\""},
+       "loom score migong --size 2 --record \"BBBBYB@a1\"\n  "
+       "loom score nardy --position W:1,1,0,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0,0,0,0"},
       {"play", "loom play gadur --size 3 --seed 7\n  loom play nardy --seed 1 --positions"},
       {"solve",
        "loom solve gadur --size 2 --json\n  loom solve fiodar --size 2 --pie\n  "

@@ -105,6 +105,8 @@ std::vector<CommandSpec> basic_commands() {
   cmds.push_back({"score", "score the position reached by a record", [](CLI::App* cmd) {
                     auto ga = std::make_shared<GameArgs>();
                     ga->add_to(cmd);
+                    // The games with a score_report (Gadur and Enfargar have none).
+                    cmd->get_option("game")->description("fiodar, migong or nardy");
                     return Action([ga](std::ostream& out, std::ostream&) {
                       out << ga->build()->score_report();
                     });

@@ -90,6 +90,54 @@ TEST_CASE("help exits 0", "[cli]") {
   CHECK(run({"rules", "gadur"}).out.find("capture=any") != std::string::npos);
 }
 
+TEST_CASE("score --help: every example runs, and it names only the games with a score", "[cli]") {
+  // It showed `loom score migong --size 2 --record "BBBBBB@a1"` (an illegal
+  // move, exit 2) and offered gadur and enfargar, which have no score.
+  auto h = run({"score", "--help"});
+  REQUIRE(h.code == 0);
+  const size_t at = h.out.find("Examples:");
+  REQUIRE(at != std::string::npos);
+  int examples = 0;
+  for (const auto& line : lines(h.out.substr(at))) {
+    const size_t loom = line.find("loom score ");
+    if (loom == std::string::npos) continue;
+    // The words of the example, "..." quoting one argument.
+    std::vector<std::string> args;
+    std::string word;
+    bool quoted = false, any = false;
+    for (char c : line.substr(loom + 5)) {
+      if (c == '"') {
+        quoted = !quoted;
+        any = true;
+      } else if (c == ' ' && !quoted) {
+        if (any) args.push_back(word);
+        word.clear();
+        any = false;
+      } else {
+        word += c;
+        any = true;
+      }
+    }
+    if (any) args.push_back(word);
+    INFO(line);
+    auto r = run(args);
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    ++examples;
+  }
+  CHECK(examples >= 2);
+  for (const char* game : {"fiodar", "migong", "nardy"}) {
+    INFO(game);
+    CHECK(run({"score", game}).code == 0);
+  }
+  const size_t list = h.out.find("fiodar, migong or nardy");
+  CHECK(list != std::string::npos);
+  CHECK(h.out.find("gadur") == std::string::npos);
+  CHECK(h.out.find("enfargar") == std::string::npos);
+  for (const char* game : {"gadur", "enfargar"})
+    CHECK(run({"score", game}).err.find("not available") != std::string::npos);
+}
+
 TEST_CASE("after the end of a game every token is illegal", "[cli]") {
   // Side 2, merge-only: perft reaches 0 by depth 10, so some 9-ply record ends
   // the game; find one via the naive reference and check the CLI.
