@@ -71,6 +71,45 @@ int symmetries_used(const AnyGame& g, int reported) {
   return n;
 }
 
+/// The method the solve runs, as --method names it: auto resolved as the
+/// solver resolves it (solver::resolved_method; --pie: alpha-beta, as
+/// solve_setups runs it). Part of the checkpoint signature: a file written
+/// with --method auto is the job of the method that ran.
+std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const std::string& method,
+                       bool pie) {
+  if (method != "auto") return method;
+  if (pie) return "dfs";
+  std::string name = method;
+  visit_state(g, [&](const auto& s) {
+    if constexpr (kWidthOf<decltype(s)> == 1) {  // the solver's width (others: too large)
+      using M = solver::SolveOptions::Method;
+      switch (solver::resolved_method(s, o)) {
+        case M::kRetrograde:
+          name = "retrograde";
+          break;
+        case M::kDfs:
+          name = "dfs";
+          break;
+        case M::kDense:
+          name = "dense";
+          break;
+        case M::kCompact:
+          name = "compact";
+          break;
+        case M::kDfpn:
+          name = "dfpn";
+          break;
+        case M::kSuperko:
+          name = "superko";
+          break;
+        case M::kAuto:
+          break;
+      }
+    }
+  });
+  return name;
+}
+
 /// The progress line goes to a terminal only (the real stderr, a TTY).
 std::ostream* progress_stream(std::ostream& err) {
   return (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
@@ -196,8 +235,9 @@ std::vector<CommandSpec> solve_commands() {
                ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
            // The job's identity (checkpoints resume only the job that wrote them).
            JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
-           o.signature = job.signature(a->method) + (o.symmetry ? "" : "; no-symmetry") +
-                         (a->pie ? "; pie" : "") + content_inputs(*g) +
+           o.signature = job.signature(method_run(*g, o, a->method, a->pie)) +
+                         (o.symmetry ? "" : "; no-symmetry") + (a->pie ? "; pie" : "") +
+                         content_inputs(*g) +
                          (ga->given("--position") ? "; position=" + ga->position : "");
            if (a->pie && a->method != "auto" && a->method != "dfs" && a->method != "superko")
              throw InputError(

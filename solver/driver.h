@@ -998,6 +998,21 @@ SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
 
 }  // namespace detail
 
+/// The method solve_position runs for `o` at `root`: auto resolved (the
+/// dense method under mpirun; else alpha-beta for a game that scores
+/// margins, retrograde analysis for the others), any other method as given.
+/// A checkpoint's job signature names this method, so that a file written
+/// by an auto run resumes under the method named, and only under it.
+template <Game S>
+SolveOptions::Method resolved_method(const S& root, const SolveOptions& o) {
+  if (o.method != SolveOptions::Method::kAuto) return o.method;
+  if (o.exchange != nullptr) return SolveOptions::Method::kDense;  // solve_partitioned
+  // The dense method is opt-in (--method dense) until it meets its speed
+  // targets on side 3 (docs/solver.md).
+  return detail::scores_margins(root) ? SolveOptions::Method::kDfs
+                                      : SolveOptions::Method::kRetrograde;
+}
+
 /// Solves the position: its value, the value after every first move up to
 /// symmetry, a principal variation. Throws InputError for impossible
 /// requests, Interrupted after saving progress on a stop request.
@@ -1018,10 +1033,7 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
     return rep;
   }
   if (m == SolveOptions::Method::kAuto)
-    // The dense method is opt-in (--method dense) until it meets its speed
-    // targets on side 3 (docs/solver.md).
-    m = detail::scores_margins(root) ? SolveOptions::Method::kDfs
-                                     : SolveOptions::Method::kRetrograde;
+    m = resolved_method(root, o);
   else if (m == SolveOptions::Method::kRetrograde && detail::scores_margins(root))
     throw InputError(
         "retrograde analysis solves win/loss/draw games; this game scores margins (use "

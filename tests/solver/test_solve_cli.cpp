@@ -295,6 +295,62 @@ TEST_CASE("a damaged or foreign checkpoint is a clear error, never a crash",
   std::filesystem::remove(file);
 }
 
+TEST_CASE("a checkpoint names the method that ran: auto is the method it resolves to",
+          "[solver][cli][checkpoint]") {
+  // A file written with --method auto (Fiodar: alpha-beta) used to be
+  // refused by the same job with --method dfs ("this job has 'method=dfs',
+  // the file 'method=auto'"). Every other method must still refuse it.
+  struct Case {
+    std::vector<std::string> job;
+    std::string auto_is;               // the method auto runs
+    std::vector<std::string> methods;  // the methods tried on its files
+  };
+  const std::vector<Case> games = {
+      {{"solve", "fiodar", "--size", "2", "--json"}, "dfs", {"auto", "dfs", "superko"}},
+      {{"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--json"},
+       "retrograde",
+       {"auto", "retrograde", "dfs", "dense", "compact"}},
+  };
+  for (const auto& g : games) {
+    auto with = [&](const std::string& method, const std::string& file) {
+      auto args = g.job;
+      args.insert(args.end(), {"--method", method, "--checkpoint", file});
+      return args;
+    };
+    auto plain = run(g.job);
+    REQUIRE(plain.code == 0);
+    const json want = last_json(plain.out)["value"];
+    for (const auto& writer : g.methods) {
+      const std::string w = writer == "auto" ? g.auto_is : writer;
+      for (const auto& reader : g.methods) {
+        const std::string r = reader == "auto" ? g.auto_is : reader;
+        INFO(g.job[1] << ": written by --method " << writer << ", read by --method " << reader);
+        const std::string dir = temp_path("method_" + writer + "_" + reader);
+        std::filesystem::create_directories(dir);
+        const std::string file = dir + "/job.ckpt";
+        // Interrupted, so that every method leaves its file (a finished
+        // dense job removes it).
+        auto first_args = with(writer, file);
+        first_args.insert(first_args.end(), {"--stop-after", "1"});
+        auto first = run(first_args);
+        REQUIRE(first.code == 130);
+        REQUIRE(std::filesystem::exists(file));
+        auto again = run(with(reader, file));
+        INFO(again.err);
+        if (w == r) {
+          CHECK(again.code == 0);
+          CHECK(last_json(again.out)["value"] == want);
+        } else {
+          CHECK(again.code == 2);
+          CHECK(again.err.find("does not match this job") != std::string::npos);
+          CHECK(again.err.find("method=auto") == std::string::npos);
+        }
+        std::filesystem::remove_all(dir);
+      }
+    }
+  }
+}
+
 TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpoint, resume",
           "[solver][cli][superko]") {
   const std::vector<std::string> job = {"solve",    "fiodar",  "--size", "2",
