@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "model/common/errors.h"
+#include "model/common/files.h"
 #include "solver/nardy/table_file.h"
 
 namespace loom::nardy::exact {
@@ -444,6 +445,9 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
   const auto& per_layer = S.per_layer;
   const uint64_t open = S.open_states;
   const int k = opt.checkers;
+  // The finished table is written as FILE.tmp, then renamed: something
+  // there that is not a regular file is refused now, not after the build.
+  check_writable(file_name(dir, k) + ".tmp", "few-checker table");
   const fs::path part = fs::path(file_name(dir, k) + ".part");
   make_directory(part.string(), "chunk directory");
   std::vector<Value> buf;

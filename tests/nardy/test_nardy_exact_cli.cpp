@@ -194,6 +194,50 @@ TEST_CASE("solve nardy: a database path that is a directory is refused, nothing 
   }
 }
 
+TEST_CASE("solve nardy: a FIFO or directory at the table's .tmp path is refused before the build",
+          "[nardy][exact][cli][robust]") {
+  // The finished table is written as FILE.tmp and renamed: a FIFO there
+  // blocked the write for ever after the whole build, a directory failed it
+  // only then. Both are now one line and exit 2 before any work.
+  const std::string pos = "W:1,1,0,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0,0,0,0";
+  struct Case {
+    std::vector<std::string> args;
+    std::string (*file)(const fs::path&);
+    const char* needle;
+  };
+  const std::vector<Case> cases = {
+      {{"solve", "nardy", "--position", pos},
+       [](const fs::path& d) { return loom::nardy::exact::TwoSided::file_name(d.string(), 2); },
+       "bear-off database"},
+      {{"solve", "nardy", "--rule", "checkers=3"},
+       [](const fs::path& d) { return loom::nardy::exact::FewCheckers::file_name(d.string(), 3); },
+       "few-checker table"},
+  };
+  for (const auto& c : cases) {
+    for (const std::string kind : {"fifo", "directory"}) {
+      INFO(c.needle << ", " << kind);
+      fs::path dir = cli_dir("tmp-" + kind);
+      const fs::path tmp = c.file(dir) + ".tmp";
+      if (kind == "fifo")
+        REQUIRE(::mkfifo(tmp.c_str(), 0600) == 0);
+      else
+        fs::create_directories(tmp);
+      auto args = c.args;
+      args.insert(args.end(), {"--db", dir.string()});
+      auto r = run(args);
+      INFO(r.err);
+      CHECK(r.code == 2);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(r.err.find(c.needle) != std::string::npos);
+      CHECK(r.err.find("not a regular file") != std::string::npos);
+      std::vector<std::string> left;
+      for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().string());
+      CHECK(left == std::vector<std::string>{tmp.string()});  // no chunks built
+      fs::remove_all(dir);
+    }
+  }
+}
+
 TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nardy][exact][cli]") {
   auto r = run({"solve", "nardy", "--rule", "checkers=1", "--json"});
   REQUIRE(r.code == 0);
