@@ -19,10 +19,46 @@
 
 namespace loom::puzzles {
 
+namespace {
+
+/// Length of the well-formed UTF-8 sequence at s[i] that XML 1.0 allows
+/// (no surrogate, no overlong form, at most U+10FFFF, not U+FFFE or
+/// U+FFFF), or 0.
+size_t utf8_char(std::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned c = b(0);
+  size_t n;
+  uint32_t cp;
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+    cp = c & 0x1f;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    cp = c & 0x0f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(k) & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (b(k) & 0x3f);
+  }
+  const uint32_t least = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+  if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+    return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string markup_escape(std::string_view s) {
   std::string o;
   o.reserve(s.size());
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     switch (c) {
       case '&':
         o += "&amp;";
@@ -40,11 +76,21 @@ std::string markup_escape(std::string_view s) {
         o += "&apos;";
         break;
       default:
-        // Control characters are not allowed in XML 1.0 text.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t')
+        if (static_cast<unsigned char>(c) >= 0x80) {
+          // Bytes that are not UTF-8 (a caption given in another encoding)
+          // would make the file invalid XML: each becomes U+FFFD.
+          if (const size_t n = utf8_char(s, i)) {
+            o.append(s.substr(i, n));
+            i += n - 1;
+          } else {
+            o += "\xEF\xBF\xBD";
+          }
+        } else if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
+          // Control characters are not allowed in XML 1.0 text.
           o += ' ';
-        else
+        } else {
           o += c;
+        }
     }
   }
   return o;

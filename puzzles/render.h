@@ -19,7 +19,8 @@ namespace loom::puzzles {
 
 /// Text for XML and HTML (element text and attribute values): & < > " '
 /// as entities, control characters other than newline and tab as spaces
-/// (XML 1.0 forbids them). Shared by the SVG, the collection page and the
+/// (XML 1.0 forbids them), bytes that are not well-formed UTF-8 as U+FFFD.
+/// Shared by the SVG, the collection page and the
 /// audit report.
 std::string markup_escape(std::string_view s);
 

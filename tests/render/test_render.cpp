@@ -328,4 +328,38 @@ TEST_CASE("loom render writes the SVG, bad input exits 2", "[render][cli]") {
     CHECK(b.code == 2);
     CHECK(testing::lines(b.err).size() == 1);
   }
+  // A file that cannot be written: the reason is given.
+  for (const std::string& out : {std::string("/nonexistent-dir/x.svg"), std::string("")}) {
+    auto b = testing::run({"render", "gadur", "--out", out});
+    CHECK(b.code == 2);
+    CHECK(b.err.find("cannot write '" + out + "': No such file or directory") != std::string::npos);
+  }
+}
+
+TEST_CASE("markup text is well-formed UTF-8 whatever bytes it is given", "[render]") {
+  using puzzles::markup_escape;
+  // Well-formed characters of every length are kept.
+  CHECK(markup_escape("a\u00e9\u4e2d\U0001F600b") == "a\u00e9\u4e2d\U0001F600b");
+  // Stray, truncated, overlong, surrogate and too-large sequences become
+  // U+FFFD, one for each byte that starts no character.
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(markup_escape("a\xff") == "a" + fffd);
+  CHECK(markup_escape("\xc3") == fffd);
+  CHECK(markup_escape("\xc0\xaf") == fffd + fffd);
+  CHECK(markup_escape("\xed\xa0\x80") == fffd + fffd + fffd);
+  CHECK(markup_escape("\xf4\x90\x80\x80") == fffd + fffd + fffd + fffd);
+  CHECK(markup_escape("\xef\xbf\xbe") == fffd + fffd + fffd);
+  CHECK(markup_escape("<\x01&") == "&lt; &amp;");
+  // The command: a caption in another encoding still gives valid XML.
+  std::string path = "test_render_caption.svg";
+  auto r =
+      testing::run({"render", "gadur", "--size", "2", "--caption", "caf\xe9 \xff", "--out", path});
+  REQUIRE(r.code == 0);
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  CHECK(xml_problem(ss.str()) == "");
+  CHECK(ss.str().find("caf" + fffd + " " + fffd) != std::string::npos);
+  CHECK(ss.str().find('\xff') == std::string::npos);
+  std::remove(path.c_str());
 }
