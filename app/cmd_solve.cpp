@@ -205,7 +205,17 @@ std::vector<CommandSpec> solve_commands() {
                  "(Gadur and Enfargar up to side 3), not " +
                  std::string(a->pie ? "--pie" : "nardy"));
            if (ga->game == "nardy") {
-             // Long Nardy: expectations by the exact solvers in solver/nardy/.
+             // Long Nardy: expectations by the exact solvers in solver/nardy/,
+             // which take none of the board games' search options (their
+             // databases resume by themselves): refused, not ignored.
+             for (const char* opt :
+                  {"--method", "--pie", "--no-symmetry", "--no-pv", "--max-positions",
+                   "--max-nodes", "--table-mb", "--kept-mb", "--value-only", "--replay",
+                   "--replay-mb", "--checkpoint", "--checkpoint-interval"})
+               if (ga->given(opt))
+                 throw InputError(std::string(opt) +
+                                  " is not used by nardy (its exact solver takes --position, "
+                                  "--dice, --db, --threads and --rule checkers=K)");
              NardySolveArgs na;
              na.position_given = ga->given("--position");
              if (ga->given("--dice")) na.dice = nardy::Roll::parse(ga->dice);

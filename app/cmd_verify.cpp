@@ -33,6 +33,10 @@ std::vector<CommandSpec> verify_commands() {
                if (a->list_queries) return list_queries(*a, out);
                if (a->game.empty()) throw InputError("verify needs a game");
                if (!a->property.empty()) return run_property_check(*a, out, err);
+               if (a->checkpoint)
+                 throw InputError(
+                     "verify --query does not use --checkpoint (a question is answered in one "
+                     "run)");
                run_query(*a, out, err);
              });
            }}};

@@ -100,6 +100,13 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"verify", "gadur", "--size", "2", "--property", "bogus"}, "unknown property"},
       {{"verify", "gadur", "--size", "2", "--property", "termination", "--checkpoint", "x"},
        "checkpoint"},
+      {{"verify", "gadur", "--size", "2", "--query", "no-legal-placement", "--checkpoint", "x"},
+       "checkpoint"},
+      // Long Nardy's exact solver takes none of the search options.
+      {{"solve", "nardy", "--rule", "checkers=1", "--method", "dfs"}, "--method"},
+      {{"solve", "nardy", "--rule", "checkers=1", "--checkpoint", "x"}, "--checkpoint"},
+      {{"solve", "nardy", "--rule", "checkers=1", "--max-nodes", "1"}, "--max-nodes"},
+      {{"solve", "nardy", "--rule", "checkers=1", "--pie"}, "--pie"},
   });
 }
 
