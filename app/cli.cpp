@@ -141,7 +141,26 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
       return finish_output(out, err, 0);
     } catch (const CLI::ParseError& e) {
       std::string msg = one_line(e.what());
-      if (args.empty()) msg = "a command is required (" + names + "); try --help";
+      if (args.empty()) {
+        msg = "a command is required (" + names + "); try --help";
+      } else if (dynamic_cast<const CLI::RequiredError*>(&e) && !args[0].empty() &&
+                 msg.find("subcommand") != std::string::npos) {
+        // CLI11 says only "A subcommand is required": name the word that
+        // was not one, and list what would be.
+        if (args[0][0] == '-') {
+          msg = "unknown option '" + clip_token(args[0]) + "': a command comes first (" + names +
+                "); try --help";
+        } else {
+          std::string subs;
+          for (const CLI::App* s :
+               app.get_subcommand(args[0])->get_subcommands([](const CLI::App*) { return true; }))
+            subs += (subs.empty() ? "" : ", ") + s->get_name();
+          msg = args.size() > 1 && args[1][0] != '-'
+                    ? "unknown " + args[0] + " command '" + clip_token(args[1]) + "'"
+                    : args[0] + " needs a command first";
+          msg += " (known: " + subs + "); try loom " + args[0] + " --help";
+        }
+      }
       err << "loom: " << msg << "\n";
       return 2;
     }

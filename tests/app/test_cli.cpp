@@ -73,6 +73,11 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       {{"perft", "nardy", "--depth", "100000"}, "integer 0..1000"},
       {{"moves"}, "game"},
       {{"frobnicate"}, ""},
+      // CLI11 alone said "A subcommand is required" to each of these.
+      {{"puzzle", "foo"}, "unknown puzzle command 'foo' (known: make, check"},
+      {{"puzzle", "--bogus"}, "puzzle needs a command first (known: make, check"},
+      {{"puzzle"}, "puzzle needs a command first"},
+      {{"--bogus"}, "unknown option '--bogus': a command comes first"},
       {{}, "command"},
       {{"moves", "gadur", "--bogus"}, ""},
       {{"moves", "fiodar", "--size", "3", "--record", "c3 c3"}, "move 2 'c3'"},
