@@ -1,9 +1,12 @@
 #include "solver/nardy/fewcheckers.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -406,8 +409,17 @@ std::optional<FewCheckers> FewCheckers::load(const std::string& file, const Opti
   f.opt_ = opt;
   f.configs_ = binom(opt.checkers + kSlots - 1, opt.checkers);
   FileHeader h{};
+  const size_t bytes = f.configs_ * f.configs_ * sizeof(Value);
+  {
+    // Nothing is allocated (6.5 GB for K = 4) for a file that is missing,
+    // is not a regular file (refused with one line) or has the wrong
+    // length: such files were found only after the table was zero-filled.
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0 && errno == ENOENT) return fail("missing");
+    RegularFile in(file, "few-checker table");
+    if (in.size() != sizeof h + bytes) return fail("wrong size or truncated");
+  }
   f.v_.resize(f.configs_ * f.configs_);
-  const size_t bytes = f.v_.size() * sizeof(Value);
   // Missing or the wrong length: no payload is read.
   switch (read_chunk(file, "few-checker table", &h, sizeof h, {{f.v_.data(), bytes}})) {
     case ChunkRead::kMissing:
@@ -538,10 +550,15 @@ FewCheckers FewCheckers::cached(const Options& opt, const std::string& dir, std:
   std::string why;
   auto f = load(file_name(dir, opt.checkers), opt, &why);
   if (f) return std::move(*f);
+  make_directory(dir, "table directory");
+  // Something at the table's path, or at FILE.tmp (written, then renamed),
+  // that is not a regular file is refused before the solver is set up (for
+  // K = 4 that alone takes half a minute and gigabytes), not after it.
+  check_writable(file_name(dir, opt.checkers), "few-checker table");
+  check_writable(file_name(dir, opt.checkers) + ".tmp", "few-checker table");
   std::error_code ec;
   if (std::filesystem::exists(file_name(dir, opt.checkers), ec) && log)
     *log << "loom: " << why << "; solving again\n";
-  make_directory(dir, "table directory");
   f = solve_resumable(opt, dir, threads, log, tty, stop_after_chunks);
   if (!f) throw Interrupted("few-checker solve stopped (--stop-after); run again to resume");
   return std::move(*f);
