@@ -481,6 +481,16 @@ TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzl
         "--out", dir},
        "last-roll"},
   });
+  // A directory where the collection's index.html goes: refused before
+  // any generation (it was found only when the collection was written).
+  const std::string blocked = dir + "/blocked";
+  std::filesystem::create_directories(blocked + "/index.html");
+  auto b = testing::run(
+      {"puzzle", "make", "gadur", "--size", "3", "--count", "1", "--seed", "1", "--out", blocked});
+  CHECK(b.code == 2);
+  CHECK(b.err.find("index.html': it is a directory") != std::string::npos);
+  CHECK(!std::filesystem::exists(blocked + "/puzzles.progress"));
+  std::filesystem::remove_all(blocked);
 }
 
 TEST_CASE("loom puzzle check: a file without puzzles is malformed", "[puzzles][cli]") {
