@@ -5,8 +5,10 @@
 #include <sys/types.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <set>
@@ -474,7 +476,7 @@ void ensure_dir(const std::string& dir) {
   if (::stat(dir.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) throw InputError("--out " + dir + ": exists and is not a directory");
   } else if (::mkdir(dir.c_str(), 0777) != 0) {
-    throw InputError("--out " + dir + ": cannot create the directory");
+    throw InputError("--out " + dir + ": cannot create the directory: " + std::strerror(errno));
   }
   std::string probe = dir + "/.loom-audit-probe";
   {

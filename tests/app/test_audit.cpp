@@ -231,5 +231,8 @@ TEST_CASE("audit rejects bad arguments with one line and exit 2", "[audit]") {
       {{"audit", "gadur", "--rule", "capture=nope", "--out", temp_dir("x")}, "capture"},
       {{"audit", "nardy", "--size", "3", "--out", temp_dir("x")}, "fixed board"},
       {{"audit", "gadur", "--out", "/proc/loom-cannot-create/x"}, "--out"},
+      // The reason, not only the failure.
+      {{"audit", "gadur", "--out", "/nonexistent-loom-dir/x"},
+       "cannot create the directory: No such file or directory"},
   });
 }
