@@ -188,15 +188,13 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     // `--setup` places it (the same code: two distinct points, Black's
     // then White's); a bad one is malformed input.
     StartOptions start;
+    start.setup_name = "setup";
     if (p.contains("setup")) start.setup = p["setup"].get<std::string>();
     std::unique_ptr<AnyGame> g;
     try {
       g = make_game(game, p["size"].get<int>(), rules, start);
     } catch (const InputError& e) {
-      std::string why = e.what();
-      // Here the set-up is the puzzle's 'setup', not the option --setup.
-      if (why.rfind("--setup", 0) == 0) why.erase(0, 2);
-      throw InputError("puzzle " + id + ": " + why);
+      throw InputError("puzzle " + id + ": " + e.what());
     }
     visit_state(*g, [&](const auto& s) {
       using S = std::remove_cvref_t<decltype(s)>;

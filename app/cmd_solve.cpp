@@ -71,6 +71,20 @@ int symmetries_used(const AnyGame& g, int reported) {
   return n;
 }
 
+/// --method's names and the solver's methods (one table for parsing, the
+/// help's choices and the checkpoint signature).
+using Method = solver::SolveOptions::Method;
+const std::vector<std::pair<std::string, Method>> kMethodNames = {
+    {"auto", Method::kAuto},      {"retrograde", Method::kRetrograde}, {"dfs", Method::kDfs},
+    {"dense", Method::kDense},    {"compact", Method::kCompact},       {"dfpn", Method::kDfpn},
+    {"superko", Method::kSuperko}};
+
+Method method_of(const std::string& name) {
+  for (const auto& [n, m] : kMethodNames)
+    if (n == name) return m;
+  return Method::kAuto;  // CLI11 admits only the names above
+}
+
 /// The method the solve runs, as --method names it: auto resolved as the
 /// solver resolves it (solver::resolved_method; --pie: alpha-beta, as
 /// solve_setups runs it). Part of the checkpoint signature: a file written
@@ -82,29 +96,9 @@ std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const st
   std::string name = method;
   visit_state(g, [&](const auto& s) {
     if constexpr (kWidthOf<decltype(s)> == 1) {  // the solver's width (others: too large)
-      using M = solver::SolveOptions::Method;
-      switch (solver::resolved_method(s, o)) {
-        case M::kRetrograde:
-          name = "retrograde";
-          break;
-        case M::kDfs:
-          name = "dfs";
-          break;
-        case M::kDense:
-          name = "dense";
-          break;
-        case M::kCompact:
-          name = "compact";
-          break;
-        case M::kDfpn:
-          name = "dfpn";
-          break;
-        case M::kSuperko:
-          name = "superko";
-          break;
-        case M::kAuto:
-          break;
-      }
+      const Method m = solver::resolved_method(s, o);
+      for (const auto& [n, x] : kMethodNames)
+        if (x == m) name = n;
     }
   });
   return name;
@@ -116,8 +110,11 @@ std::ostream* progress_stream(std::ostream& err) {
 }
 
 /// The values of --method.
-const std::vector<std::string> kMethods = {"auto",    "retrograde", "dfs",    "dense",
-                                           "compact", "dfpn",       "superko"};
+const std::vector<std::string> kMethods = [] {
+  std::vector<std::string> v;
+  for (const auto& [n, m] : kMethodNames) v.push_back(n);
+  return v;
+}();
 
 }  // namespace
 
@@ -186,15 +183,8 @@ std::vector<CommandSpec> solve_commands() {
                         kU64Max)
              ->group("");
          return Action([=](std::ostream& out, std::ostream& err) {
-           using Method = solver::SolveOptions::Method;
            solver::SolveOptions o = a->o;
-           o.method = a->method == "dfs"          ? Method::kDfs
-                      : a->method == "retrograde" ? Method::kRetrograde
-                      : a->method == "dense"      ? Method::kDense
-                      : a->method == "compact"    ? Method::kCompact
-                      : a->method == "dfpn"       ? Method::kDfpn
-                      : a->method == "superko"    ? Method::kSuperko
-                                                  : Method::kAuto;
+           o.method = method_of(a->method);
            if (ga->given("--checkpoint") && o.checkpoint.empty())
              throw InputError("--checkpoint needs a file name");
            o.exchange = process_exchange();

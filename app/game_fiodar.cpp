@@ -93,7 +93,7 @@ class FiodarAdapter : public GameAdapter<fiodar::State<W>> {
 
 /// Places the pie setup "BLACK WHITE": two distinct points, Black then White.
 template <int W>
-void place_setup(fiodar::State<W>& s, const std::string& text) {
+void place_setup(fiodar::State<W>& s, const std::string& text, const std::string& name) {
   auto toks = detail::split_ws(text);
   std::optional<int> b, w;
   if (toks.size() == 2) {
@@ -102,7 +102,7 @@ void place_setup(fiodar::State<W>& s, const std::string& text) {
   }
   if (!b || !w || *b == *w)
     throw InputError(
-        "--setup '" + detail::printable(text) +
+        name + " '" + detail::printable(text) +
         "': expected two distinct points \"BLACK WHITE\" on the board, e.g. \"d4 c3\"");
   s.put(*b, Color::kBlack);
   s.put(*w, Color::kWhite);
@@ -125,7 +125,7 @@ GameInfo fiodar_info() {
       constexpr int W = decltype(w)::value;
       auto ctx = std::make_shared<const fiodar::Context<W>>(size, fiodar::Options::from(rules));
       fiodar::State<W> s(ctx.get());
-      if (start.setup) place_setup(s, *start.setup);
+      if (start.setup) place_setup(s, *start.setup, start.setup_name);
       return std::make_unique<FiodarAdapter<W>>("fiodar", ctx, s, &draw_fiodar<W>);
     });
   };

@@ -36,7 +36,8 @@ std::unique_ptr<AnyGame> make_game(std::string_view name, std::optional<int> req
       throw InputError(g.name + " board size must be " + std::to_string(g.min_size) + ".." +
                        std::to_string(g.max_size) + ", got " + std::to_string(size));
   }
-  if (start.setup && !g.accepts_setup) throw InputError("--setup is not used by " + g.name);
+  if (start.setup && !g.accepts_setup)
+    throw InputError(start.setup_name + " is not used by " + g.name);
   if (start.edges_file && !g.accepts_edges) throw InputError("--edges is not used by " + g.name);
   RuleSet rs(g.rule_specs());
   rs.set_all(rules);

@@ -18,6 +18,7 @@ namespace loom {
 /// not use one rejects it (make_game checks the GameInfo flags).
 struct StartOptions {
   std::optional<std::string> setup;       ///< fiodar: 2-stone pie setup "d4 c3"
+  std::string setup_name = "--setup";     ///< how errors name it (a puzzle's: "setup")
   std::optional<std::string> edges_file;  ///< migong: edge colouring file
 };
 

@@ -48,6 +48,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/common/errors.h"
@@ -97,8 +98,9 @@ class Dfpn {
   bool mover_wins(const S& root) {
     const Key key = codec_.canonical(root.stones(Color::kBlack).w[0],
                                      root.stones(Color::kWhite).w[0], root.to_move());
-    uint32_t pn = 1, dn = 1;
-    while (pn != 0 && dn != 0) mid(root, key, kInf, kInf, 0, pn, dn);
+    // Infinite thresholds: MID returns only with a proof or a disproof.
+    uint32_t pn, dn;
+    mid(root, key, kInf, kInf, 0, pn, dn);
     return pn == 0;
   }
 
@@ -130,20 +132,16 @@ class Dfpn {
     Entry* b = bucket(key);
     const uint64_t lg = std::min<uint64_t>(15, std::bit_width(work) / 2);
     const Entry e{(uint64_t{key} + 1) | lg << 60, pn, dn};
-    int victim = -1;
+    // The victim: an empty slot, else the least work, an unproved entry
+    // before a proved one.
+    const auto rank = [](const Entry& x) { return std::tuple(x.tag != 0, work_of(x), final(x)); };
+    int victim = 0;
     for (int i = 0; i < kWays; ++i) {
       if ((b[i].tag & kTagKey) == uint64_t{key} + 1) {
         b[i] = e;
         return;
       }
-      if (b[i].tag == 0) {
-        if (victim < 0 || b[victim].tag != 0) victim = i;
-        continue;
-      }
-      // Least work first, an unproved entry before a proved one.
-      if (victim < 0 || (b[victim].tag != 0 && std::pair(work_of(b[i]), final(b[i])) <
-                                                   std::pair(work_of(b[victim]), final(b[victim]))))
-        victim = i;
+      if (rank(b[i]) < rank(b[victim])) victim = i;
     }
     // Always stored: the parent reads it back at once.
     if (b[victim].tag == 0) ++stored_;
@@ -192,16 +190,17 @@ class Dfpn {
       keys[i] = codec_.moved_key_one(base, ps[i].site, mine, ps[i].captured.w[0], Key{0} - theirs);
       __builtin_prefetch(bucket(keys[i]));
     }
-    // The children's numbers, read from the table once: an unanswered
+    // The children's numbers, read from the table once. An unanswered
     // placement hands the opponent a stuck position, a win for it (pn 0,
     // dn inf); a child not in the table starts at pn 1 and dn 1 + n / 2
-    // (to disprove its mover's win, all of its moves, about as many as
-    // ours, must fail; n / 2 measured best of 1, n / 8, n / 4, n / 2 and
-    // n on Gadur side 3 merge-only: 2.29 M nodes after c3 a1 and 19.2 M
-    // from the start, against 2.52 M and 24.6 M with dn 1). Afterwards only the child just searched
-    // changes, to what it returned (even if its entry has been replaced since); another child's
-    // entry may meanwhile have moved through a transposition, and its stale numbers only cost a
-    // visit (proved numbers are final, so a stale entry never proves anything).
+    // (to disprove its mover's win all of its moves, about as many as
+    // ours, must fail; n / 2 measured best of 1, n / 8, n / 4, n / 2 and n
+    // on Gadur side 3 merge-only: 2.29 M nodes after c3 a1 and 19.2 M from
+    // the start, against 2.52 M and 24.6 M with dn 1). Afterwards only the
+    // child just searched changes, to what it returned (even if its entry
+    // has been replaced since); another child's entry may have moved
+    // through a transposition meanwhile, and its stale numbers only cost a
+    // visit (proved numbers are final: a stale entry never proves anything).
     Nums* nums = &nums_[static_cast<size_t>(ply) * kMaxPlaced];
     for (int i = 0; i < n; ++i) {
       nums[i] = ps[i].answered ? Nums{1, static_cast<uint32_t>(1 + n / 2)} : Nums{0, kInf};

@@ -484,15 +484,16 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
   if (chunk_pairs == 0) chunk_pairs = kChunkPairs;
   if (n < 1 || n > kMaxHomeCheckers) throw InputError("bear-off database N must be 1..15");
   Layout L(n);
+  // The finished table is written as FILE.tmp, then renamed: something
+  // there that is not a regular file is refused now, before the tables
+  // are allocated and built.
+  check_writable(file_name(dir, n) + ".tmp", "bear-off database");
   TwoSided t;
   t.n_ = n;
   t.size_ = L.size;
   t.p_.assign(t.pairs(), 0);
   t.e_.assign(t.pairs(), 0);
   TwoSidedBuilder B(t, L);
-  // The finished table is written as FILE.tmp, then renamed: something
-  // there that is not a regular file is refused now, not after the build.
-  check_writable(file_name(dir, n) + ".tmp", "bear-off database");
   const fs::path part = fs::path(file_name(dir, n) + ".part");
   make_directory(part.string(), "chunk directory");
   std::vector<uint16_t> pbuf;

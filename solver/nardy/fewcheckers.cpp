@@ -451,15 +451,16 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
   check_solvable(opt);
   if (chunk_states == 0) chunk_states = kChunkStates;
   namespace fs = std::filesystem;
+  const int k = opt.checkers;
+  // The finished table is written as FILE.tmp, then renamed: something
+  // there that is not a regular file is refused now, before the solver is
+  // set up (for K = 4 that alone takes half a minute and gigabytes).
+  check_writable(file_name(dir, k) + ".tmp", "few-checker table");
   auto t0 = std::chrono::steady_clock::now();
   FewCheckers f;
   FewCheckersSolver S(f, opt, threads);
   const auto& per_layer = S.per_layer;
   const uint64_t open = S.open_states;
-  const int k = opt.checkers;
-  // The finished table is written as FILE.tmp, then renamed: something
-  // there that is not a regular file is refused now, not after the build.
-  check_writable(file_name(dir, k) + ".tmp", "few-checker table");
   const fs::path part = fs::path(file_name(dir, k) + ".part");
   make_directory(part.string(), "chunk directory");
   std::vector<Value> buf;
@@ -550,15 +551,11 @@ FewCheckers FewCheckers::cached(const Options& opt, const std::string& dir, std:
   std::string why;
   auto f = load(file_name(dir, opt.checkers), opt, &why);
   if (f) return std::move(*f);
-  make_directory(dir, "table directory");
-  // Something at the table's path, or at FILE.tmp (written, then renamed),
-  // that is not a regular file is refused before the solver is set up (for
-  // K = 4 that alone takes half a minute and gigabytes), not after it.
-  check_writable(file_name(dir, opt.checkers), "few-checker table");
-  check_writable(file_name(dir, opt.checkers) + ".tmp", "few-checker table");
+  // (load() refused anything at the path that is not a regular file.)
   std::error_code ec;
   if (std::filesystem::exists(file_name(dir, opt.checkers), ec) && log)
     *log << "loom: " << why << "; solving again\n";
+  make_directory(dir, "table directory");
   f = solve_resumable(opt, dir, threads, log, tty, stop_after_chunks);
   if (!f) throw Interrupted("few-checker solve stopped (--stop-after); run again to resume");
   return std::move(*f);

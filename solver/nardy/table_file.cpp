@@ -32,10 +32,7 @@ void write_file(const std::string& file, const void* head, size_t head_bytes,
                 const std::vector<std::pair<const void*, size_t>>& parts) {
   std::string tmp = file + ".tmp";
   // Opening a FIFO there would block for ever; a directory cannot be opened.
-  struct stat st {};
-  if (::stat(tmp.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw InputError("cannot write " + tmp + ": it is " + RegularFile::kind_of(st.st_mode) +
-                     ", not a regular file");
+  check_writable(tmp, "table file");
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError("cannot write " + tmp + ": " + std::strerror(errno));
