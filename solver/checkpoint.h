@@ -109,6 +109,8 @@ class CheckpointReader {
     v.resize(n);
     bytes(v.data(), n * sizeof(T));
   }
+  /// Is the payload used up? (For a section newer files add at the end.)
+  bool at_end() const { return remaining_ == 0; }
   /// The payload must be used up exactly.
   void finish();
   /// The file is damaged (a torn write, a flipped bit, a short file).

@@ -27,8 +27,10 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/common/errors.h"
@@ -64,12 +66,14 @@ class CompactDfs {
     /// search_placed() where the game lists its placements (Gadur); tests
     /// turn it off to compare it with the generic search().
     bool placements = true;
+    /// Called every 2^20 nodes (progress; may throw to stop the search).
+    std::function<void()> tick;
   };
 
   CompactDfs(const S& proto, Config cfg)
-      : cfg_(cfg), codec_(proto.geo(), cfg.symmetry), stack_(kMaxPly + 2) {
+      : cfg_(std::move(cfg)), codec_(proto.geo(), cfg_.symmetry), stack_(kMaxPly + 2) {
     uint64_t buckets =
-        std::bit_floor(std::max<uint64_t>(cfg.table_bytes / (sizeof(Entry) * kWays), 1));
+        std::bit_floor(std::max<uint64_t>(cfg_.table_bytes / (sizeof(Entry) * kWays), 1));
     mask_ = buckets - 1;
     table_.assign(buckets * kWays, Entry{});
   }
@@ -112,10 +116,11 @@ class CompactDfs {
   Key side_flipped(Key key, bool white) const {
     return white ? key - codec_.white_offset() : key + codec_.white_offset();
   }
-  /// Counts a node; throws at the node budget and past kMaxPly plies.
+  /// Counts a node; ticks, and throws at the node budget and past kMaxPly.
   void enter(int ply) {
     if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
     ++nodes_;
+    if ((nodes_ & ((uint64_t{1} << 20) - 1)) == 0 && cfg_.tick) cfg_.tick();
     if (ply >= kMaxPly)
       throw InputError("--method compact: a line of play longer than " + std::to_string(kMaxPly) +
                        " plies (the game has cycles: use --method dense or retrograde)");

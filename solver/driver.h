@@ -433,6 +433,19 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
 /// saves the finished openings and stops with Interrupted.
 struct OpeningStop {};
 
+/// A search's progress tick (its Config::tick, every 2^20 nodes): reports
+/// the nodes since the last report to ctl (`counted` holds those already
+/// reported) and stops the search on a stop request. `engine` is read at
+/// each tick: it may be set after the tick is made.
+template <class Engine>
+std::function<void()> node_tick(RunControl& ctl, Engine* const& engine, uint64_t& counted) {
+  return [&ctl, &engine, &counted] {
+    ctl.work(engine->nodes() - counted);
+    counted = engine->nodes();
+    if (ctl.stop_requested()) throw OpeningStop{};
+  };
+}
+
 /// What run_branches found: a code per opening class (0: unknown).
 struct OpeningRun {
   std::vector<uint64_t> done;
@@ -547,13 +560,8 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
   cfg.table_bytes = o.table_mb << 20;
   cfg.max_nodes = o.max_nodes;
   uint64_t counted = 0;
-  [[maybe_unused]] Engine* self = nullptr;
-  if constexpr (requires { cfg.tick; })
-    cfg.tick = [&] {
-      ctl.work(self->nodes() - counted);
-      counted = self->nodes();
-      if (ctl.stop_requested()) throw OpeningStop{};
-    };
+  Engine* self = nullptr;
+  cfg.tick = node_tick(ctl, self, counted);
   Engine d(root, cfg);
   self = &d;
   SolveReport rep;
@@ -647,11 +655,7 @@ std::vector<BranchMargin> superko_branches(
   cfg.symmetry = o.symmetry;
   uint64_t counted = 0;
   D* self = nullptr;
-  cfg.tick = [&] {
-    ctl.work(self->nodes() - counted);
-    counted = self->nodes();
-    if (ctl.stop_requested()) throw OpeningStop{};
-  };
+  cfg.tick = node_tick(ctl, self, counted);
   D d(proto, cfg);
   self = &d;
   rep.method = "superko";
@@ -883,7 +887,13 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   // Whether a score of 0 meant a stall in work loaded from the checkpoint
   // (the solver only knows what it met in this run).
   bool stall_loaded = false;
-  // "dfs2": the format with the stall flag (older files are refused clearly).
+  // The principal variation of a finished run, as each move's index in its
+  // position's legal_moves() (a finished checkpoint answers again without
+  // searching the tree a second time for it).
+  std::optional<std::vector<uint64_t>> pv_saved;
+  constexpr uint64_t kMaxPvPlies = 1 << 16, kMaxMoveIndex = 1 << 16;
+  // "dfs2": the format with the stall flag (older files are refused
+  // clearly); a finished run adds its principal variation at the end.
   const std::string kind = "dfs2";
   if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
     CheckpointReader rd(o.checkpoint, kind, o.signature);
@@ -898,6 +908,10 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     }
     nodes_before = rd.u64();
     stall_loaded = rd.u64(1, "stall flag") != 0;
+    if (!rd.at_end()) {
+      pv_saved.emplace(rd.u64(kMaxPvPlies, "principal variation length"));
+      for (auto& x : *pv_saved) x = rd.u64(kMaxMoveIndex, "principal variation move");
+    }
     rd.finish();
     rep.resumed = true;
   }
@@ -911,6 +925,10 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     }
     w.u64(nodes_before + d.nodes());
     w.u64(stall_loaded || d.neutral_kind() == Value::Kind::kStall);
+    if (pv_saved) {
+      w.u64(pv_saved->size());
+      for (uint64_t x : *pv_saved) w.u64(x);
+    }
     w.commit();
     ctl.checkpoint_written();
   };
@@ -980,12 +998,27 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     pv_from = branches[pick].state;
   }
   if (o.pv && pv_from) {
-    std::vector<Move> pv = d.principal_variation(*pv_from);
     S s = *pv_from;
     typename S::Undo u;
-    for (const auto& m : pv) {
-      rep.pv.push_back(s.move_name(m));
-      s.apply(m, u);
+    std::vector<Move> ms;
+    if (pv_saved) {
+      for (uint64_t x : *pv_saved) {
+        s.legal_moves(ms);
+        if (x >= ms.size())
+          throw InputError("checkpoint " + o.checkpoint +
+                           ": its principal variation plays a move this position does not have");
+        rep.pv.push_back(s.move_name(ms[x]));
+        s.apply(ms[x], u);
+      }
+    } else {
+      pv_saved.emplace();
+      for (const Move& m : d.principal_variation(*pv_from)) {
+        s.legal_moves(ms);
+        pv_saved->push_back(std::find(ms.begin(), ms.end(), m) - ms.begin());
+        rep.pv.push_back(s.move_name(m));
+        s.apply(m, u);
+      }
+      save();
     }
   }
   return finish(true);

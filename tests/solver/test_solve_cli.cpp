@@ -173,11 +173,49 @@ TEST_CASE("checkpoints: an interrupted solve resumes and gives the same answer",
         CHECK(got["openings"][i]["move"] == want["openings"][i]["move"]);
         CHECK(got["openings"][i]["value"] == want["openings"][i]["value"]);
       }
-      // A finished checkpoint answers again at once.
+      // A finished checkpoint answers again at once: alpha-beta does not
+      // search again for the principal variation (it is saved).
       auto r3 = run(args);
-      CHECK(last_json(r3.out)["value"] == want["value"]);
+      const json j3 = last_json(r3.out);
+      CHECK(j3["value"] == want["value"]);
+      if (method == "dfs") {
+        CHECK(j3["nodes"] == 0);
+        CHECK(j3["pv"] == got["pv"]);
+        CHECK(!j3["pv"].empty());
+      }
       std::filesystem::remove(file);
     }
+  }
+}
+
+TEST_CASE("compact and dfpn: Ctrl-C inside an opening stops at once, the checkpoint kept",
+          "[solver][cli][checkpoint]") {
+  // Merge-only Gadur side 3 from the start: each method's first opening
+  // takes millions of nodes, so a stop after the first progress tick
+  // (2^20 nodes) comes inside it.
+  for (const std::string method : {"compact", "dfpn"}) {
+    INFO(method);
+    const std::string file = temp_path("ckpt");
+    const std::vector<std::string> job = {
+        "solve",      "gadur", "--size", "3",       "--rule",       "capture=merge-only",
+        "--method",   method,  "--json", "--no-pv", "--checkpoint", file,
+        "--table-mb", "64"};
+    auto stop = job;
+    stop.insert(stop.end(), {"--stop-after", "1"});
+    auto r = run(stop);
+    CHECK(r.code == 130);
+    CHECK(r.err.find("interrupted; the finished openings are saved") != std::string::npos);
+    REQUIRE(std::filesystem::exists(file));
+    // The file is this job's: a rerun resumes it (stopped at once here).
+    auto limit = job;
+    limit.insert(limit.end(), {"--max-nodes", "1"});
+    auto r2 = run(limit);
+    REQUIRE(r2.code == 0);
+    const json j = last_json(r2.out);
+    CHECK(j["resumed"] == true);
+    CHECK(j["complete"] == false);
+    CHECK(j["nodes_total"].get<uint64_t>() >= (uint64_t{1} << 20));
+    std::filesystem::remove(file);
   }
 }
 
