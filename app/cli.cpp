@@ -143,6 +143,22 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
       std::string msg = one_line(e.what());
       if (args.empty()) {
         msg = "a command is required (" + names + "); try --help";
+      } else if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+        // CLI11 lists the leftover words (in reverse order): name the first
+        // and the command it was given to.
+        std::string path;
+        for (const CLI::App* a = &app;;) {
+          const auto subs = a->get_subcommands();
+          if (subs.empty()) break;
+          a = subs.front();
+          path += " " + a->get_name();
+        }
+        const std::vector<std::string> extra = app.remaining(true);
+        if (!extra.empty()) {
+          const std::string& w = extra.front();
+          msg = (w.size() > 1 && w[0] == '-' ? "unknown option '" : "unexpected argument '") +
+                clip_token(w) + "' for loom" + path + "; try loom" + path + " --help";
+        }
       } else if (dynamic_cast<const CLI::RequiredError*>(&e) && !args[0].empty() &&
                  msg.find("subcommand") != std::string::npos) {
         // CLI11 says only "A subcommand is required": name the word that

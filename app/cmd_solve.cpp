@@ -109,12 +109,18 @@ std::ostream* progress_stream(std::ostream& err) {
   return (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
 }
 
-/// The values of --method.
-const std::vector<std::string> kMethods = [] {
-  std::vector<std::string> v;
-  for (const auto& [n, m] : kMethodNames) v.push_back(n);
-  return v;
-}();
+/// --method's check: one of kMethodNames (the help shows them in braces).
+CLI::Validator method_check() {
+  std::string names;
+  for (const auto& [n, m] : kMethodNames) names += (names.empty() ? "" : ",") + n;
+  return CLI::Validator(
+      [names](std::string& v) -> std::string {
+        for (const auto& [n, m] : kMethodNames)
+          if (n == v) return "";
+        return "'" + v.substr(0, 40) + "' is not a method (" + names + ")";
+      },
+      "{" + names + "}");
+}
 
 }  // namespace
 
@@ -140,7 +146,7 @@ std::vector<CommandSpec> solve_commands() {
                          "8/16-byte table entries, up to side 4), dfpn (win/loss proof-number "
                          "search, 16-byte entries, Gadur up to side 4) or superko (Fiodar up to "
                          "side 3: alpha-beta with a board-keyed table sound under superko)")
-             ->check(CLI::IsMember(kMethods));
+             ->check(method_check());
          cmd->add_flag("--no-symmetry", a->no_symmetry,
                        "do not reduce positions by the 12 board symmetries");
          cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");

@@ -79,7 +79,15 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       {{"puzzle"}, "puzzle needs a command first"},
       {{"--bogus"}, "unknown option '--bogus': a command comes first"},
       {{}, "command"},
-      {{"moves", "gadur", "--bogus"}, ""},
+      // CLI11 alone said "The following arguments were not expected: 65
+      // --dice" and "--method:  not in {...}".
+      {{"moves", "gadur", "--bogus"},
+       "unknown option '--bogus' for loom moves; try loom moves --help"},
+      {{"perft", "nardy", "--dice", "65", "--depth", "1"},
+       "unknown option '--dice' for loom perft"},
+      {{"perft", "gadur", "--depth", "1", "extra"}, "unexpected argument 'extra' for loom perft"},
+      {{"puzzle", "check", "x.jsonl", "-z"}, "unknown option '-z' for loom puzzle check"},
+      {{"solve", "gadur", "--size", "2", "--method", ""}, "--method: '' is not a method (auto,"},
       {{"moves", "fiodar", "--size", "3", "--record", "c3 c3"}, "move 2 'c3'"},
       {{"moves", "gadur", "--setup", "d4 c3"}, "--setup"},
       {{"moves", "gadur", "--edges", "/nonexistent"}, "--edges"},
