@@ -136,7 +136,9 @@ size_t greedy_pick(S& s, const std::vector<typename S::Move>& ms,
 }  // namespace detail
 
 /// Plays `games` seeded games from `start` under `policy`, stopping early
-/// (budget_hit) once `seconds` have passed (0: no limit).
+/// (budget_hit) once `seconds` have passed (0: no limit): the clock is read
+/// every ply, and a game the deadline falls in is left out of the figures
+/// (a greedy game on a big board can take seconds).
 template <Game S>
 PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t seed, int max_plies,
                           double seconds) {
@@ -159,6 +161,10 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
     int ply = 0, passes = 0;
     bool cut = false;
     while (true) {
+      if (seconds > 0 && elapsed() >= seconds) {
+        st.budget_hit = true;
+        break;
+      }
       s.legal_moves(ms);
       if (ms.empty()) break;
       if (ply == max_plies) {
@@ -173,6 +179,7 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
       s.apply(ms[i], u);
       ++ply;
     }
+    if (st.budget_hit) break;
     ++st.games;
     if (cut) {
       ++st.cut_off;

@@ -224,6 +224,27 @@ TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]")
   }
 }
 
+TEST_CASE("audit --seconds cuts a playout that runs past it", "[audit]") {
+  // A greedy Migong game on the recommended board takes seconds (every
+  // reply to every move is tried): the clock was read only between games,
+  // so a 1-second audit ran for 5 s. It is now read every ply; the cut game
+  // is left out of the figures.
+  const std::string out = temp_dir("budget");
+  auto r = run({"audit", "migong", "--seconds", "1", "--no-queries", "--out", out, "--json"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  const auto& greedy = rep["rule_sets"][0]["playouts"][1];
+  REQUIRE(greedy["policy"] == "greedy");
+  // Its share is 0.6 s; one ply past it (slow under sanitizers) is allowed.
+  CHECK(greedy["seconds"].get<double>() < 2.0);
+  CHECK(greedy["note"].get<std::string>().find("stopped early by the time budget") !=
+        std::string::npos);
+  int finished = 0;
+  for (const auto& [how, n] : greedy["endings"].items()) finished += n.get<int>();
+  CHECK(finished == greedy["games"].get<int>());
+  std::filesystem::remove_all(out);
+}
+
 TEST_CASE("audit rejects bad arguments with one line and exit 2", "[audit]") {
   loom::testing::check_bad_inputs({
       {{"audit", "nosuchgame", "--out", temp_dir("x")}, "unknown game"},
