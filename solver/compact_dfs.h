@@ -202,15 +202,10 @@ class CompactDfs {
       else
         return mover_wins_at_end(s.outcome(), s.to_move());
     }
-    const Color me = s.to_move();
-    const bool white = me == Color::kWhite;
-    // Child keys: the side flips, the placed stone adds the mover's digit
-    // (1 Black, 2 White), captured stones remove the opponent's.
-    const Key base = side_flipped(key, white);
-    const Key mine = white ? 2 : 1, theirs = 3 - mine;
+    const bool white = s.to_move() == Color::kWhite;
     Key* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
     for (int i = 0; i < n; ++i) {
-      keys[i] = codec_.moved_key_one(base, ps[i].site, mine, ps[i].captured.w[0], Key{0} - theirs);
+      keys[i] = codec_.placed_key(key, white, ps[i].site, ps[i].captured.w[0]);
       __builtin_prefetch(bucket(keys[i]));
     }
     // The order of search(): the stored best move first, then by history
@@ -230,18 +225,11 @@ class CompactDfs {
       return history_[slot_site(ps[x].site)] > history_[slot_site(ps[y].site)];
     });
     const uint64_t before = nodes_;
-    const Color them = other(me);
-    const uint64_t own = s.stones(me).w[0], opp = s.stones(them).w[0];
     bool win = false;
     int site = -1;
     for (int j = 0; j < n; ++j) {
       const Placed& p = ps[order[j]];
-      Bitboard<1> mine_bb, theirs_bb;
-      mine_bb.w[0] = own | uint64_t{1} << p.site;
-      theirs_bb.w[0] = opp & ~p.captured.w[0];
-      const S child = white ? s.with_board_unhashed(theirs_bb, mine_bb, them)
-                            : s.with_board_unhashed(mine_bb, theirs_bb, them);
-      if (!search_placed(child, keys[order[j]], ply + 1)) {
+      if (!search_placed(placed_child(s, p), keys[order[j]], ply + 1)) {
         win = true;
         site = p.site;
         history_[slot_site(p.site)] += 1;

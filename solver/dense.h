@@ -110,6 +110,19 @@ concept PlacementGame = RetractableGame<S> &&
   { p->answered } -> std::convertible_to<bool>;
 };
 
+/// The position after placement p (its captures removed) by the side to
+/// move in s, the other side to move: built from two bitboards, with no
+/// analysis, hash or undo.
+template <PlacementGame S>
+S placed_child(const S& s, const typename S::Placed& p) {
+  const Color me = s.to_move(), them = other(me);
+  Bitboard<1> mine, theirs;
+  mine.w[0] = s.stones(me).w[0] | uint64_t{1} << p.site;
+  theirs.w[0] = s.stones(them).w[0] & ~p.captured.w[0];
+  return me == Color::kWhite ? s.with_board_unhashed(theirs, mine, them)
+                             : s.with_board_unhashed(mine, theirs, them);
+}
+
 /// Sorts a short range (a position's moves: a handful) by insertion,
 /// longer ones with std::sort.
 template <class It, class Less>
@@ -253,6 +266,16 @@ class Base3Keys {
     K v = base + site_mult * site_p3_[site * syms_];
     if (bits) v += bits_mult * weight(0, bits);
     return v;
+  }
+
+  /// The key (codec without symmetries) after the side to move in `key`
+  /// (White if `white`) places at `site` and captures `captured`: the side
+  /// flips, the placed stone adds the mover's digit (1 Black, 2 White), the
+  /// captured stones remove the opponent's.
+  K placed_key(K key, bool white, int site, uint64_t captured) const {
+    const K base = white ? key - white_offset() : key + white_offset();
+    const K mine = white ? 2 : 1;
+    return moved_key_one(base, site, mine, captured, K{0} - (3 - mine));
   }
 
   /// The smallest of the first symmetries() keys.
@@ -746,12 +769,7 @@ class DenseMoves {
       for (int i = 0; i < n; ++i) {
         const Placed& p = sc.placed[i];
         if (!p.answered) {  // the opponent has no placement: an end
-          BB own2 = own;
-          own2.set(p.site);
-          const BB opp2 = opp.andnot(p.captured);
-          const S c = me == Color::kBlack ? root_.with_board_unhashed(own2, opp2, them)
-                                          : root_.with_board_unhashed(opp2, own2, them);
-          sc.kids.push_back({0, outcome_code(c.outcome_when_stuck(), them), 0});
+          sc.kids.push_back({0, outcome_code(placed_child(s, p).outcome_when_stuck(), them), 0});
           continue;
         }
         sc.kids.push_back(

@@ -181,13 +181,10 @@ class Dfpn {
       store(key, pn, dn, 1);
       return;
     }
-    const Color me = s.to_move(), them = other(me);
-    const bool white = me == Color::kWhite;
-    const Key base = white ? key - codec_.white_offset() : key + codec_.white_offset();
-    const Key mine = white ? 2 : 1, theirs = 3 - mine;
+    const bool white = s.to_move() == Color::kWhite;
     Key* keys = &keys_[static_cast<size_t>(ply) * kMaxPlaced];
     for (int i = 0; i < n; ++i) {
-      keys[i] = codec_.moved_key_one(base, ps[i].site, mine, ps[i].captured.w[0], Key{0} - theirs);
+      keys[i] = codec_.placed_key(key, white, ps[i].site, ps[i].captured.w[0]);
       __builtin_prefetch(bucket(keys[i]));
     }
     // The children's numbers, read from the table once. An unanswered
@@ -207,7 +204,6 @@ class Dfpn {
       if (!ps[i].answered) continue;
       if (const Entry* e = find(bucket(keys[i]), keys[i])) nums[i] = {e->pn, e->dn};
     }
-    const uint64_t own = s.stones(me).w[0], opp = s.stones(them).w[0];
     for (;;) {
       pn = kInf;
       dn = 0;
@@ -240,13 +236,8 @@ class Dfpn {
               ? kInf
               : static_cast<uint32_t>(std::min<uint64_t>(uint64_t{dn2} + dn2 / 4 + 1, kInf - 1));
       const uint32_t child_thdn = std::min(thpn, grown);
-      const Placed& p = ps[best];
-      Bitboard<1> mine_bb, theirs_bb;
-      mine_bb.w[0] = own | uint64_t{1} << p.site;
-      theirs_bb.w[0] = opp & ~p.captured.w[0];
-      const S child = white ? s.with_board_unhashed(theirs_bb, mine_bb, them)
-                            : s.with_board_unhashed(mine_bb, theirs_bb, them);
-      mid(child, keys[best], child_thpn, child_thdn, ply + 1, nums[best].pn, nums[best].dn);
+      mid(placed_child(s, ps[best]), keys[best], child_thpn, child_thdn, ply + 1, nums[best].pn,
+          nums[best].dn);
     }
     store(key, pn, dn, nodes_ - before);
   }
