@@ -1,12 +1,10 @@
 // loom render: an SVG diagram of any position of the five games
 // (puzzles/render.h draws it; this file only wires the options).
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 #include "app/command.h"
 #include "app/render_game.h"
 #include "model/common/errors.h"
+#include "model/common/files.h"
 
 namespace loom {
 
@@ -27,17 +25,7 @@ std::vector<CommandSpec> render_commands() {
                       std::optional<nardy::Roll> roll;
                       if (ga->given("--dice")) roll = nardy::Roll::parse(ga->dice);
                       const std::string svg = render_game_svg(*game, ro, roll);
-                      const auto fail = [&] {
-                        const int e = errno;
-                        throw InputError("cannot write '" + clip_token(*out_path, 200) + "'" +
-                                         (e ? std::string(": ") + std::strerror(e) : ""));
-                      };
-                      errno = 0;
-                      std::ofstream f(*out_path, std::ios::binary | std::ios::trunc);
-                      if (!f) fail();
-                      f << svg;
-                      f.close();
-                      if (!f) fail();
+                      write_text_file(*out_path, svg);
                       out << "wrote " << *out_path << "\n";
                     });
                   }});

@@ -2,10 +2,8 @@
 // collection directory (puzzles.jsonl, one SVG a puzzle, index.html) and
 // reading puzzle files back.
 #include <cctype>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "model/common/errors.h"
@@ -126,16 +124,8 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError("cannot create directory '" + dir + "': " + ec.message());
-  auto write = [&](const fs::path& path, const std::string& text) {
-    errno = 0;
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) {
-      const int e = errno;
-      throw InputError("cannot write '" + path.string() + "'" +
-                       (e ? std::string(": ") + std::strerror(e) : ""));
-    }
+  auto write = [](const fs::path& path, const std::string& text) {
+    write_text_file(path.string(), text);
   };
   std::string jsonl;
   for (const auto& p : r.puzzles) jsonl += p.dump() + "\n";

@@ -23,6 +23,7 @@
 #include "app/solve_output.h"
 #include "app/typed_game.h"
 #include "model/common/errors.h"
+#include "model/common/files.h"
 #include "properties/spec/queries.h"
 #include "puzzles/render.h"
 #include "solver/nardy/fewcheckers.h"
@@ -486,13 +487,6 @@ void ensure_dir(const std::string& dir) {
   std::remove(probe.c_str());
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.flush();
-  if (!f) throw InputError("cannot write " + path);
-}
-
 }  // namespace
 
 json run_audit(const AuditArgs& a, std::ostream& out) {
@@ -588,8 +582,8 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   report["rule_sets"] = sets;
   report["seconds"] = budget.elapsed();
 
-  write_file(a.out_dir + "/report.json", report.dump(2) + "\n");
-  write_file(a.out_dir + "/report.html", report_html(report, diagrams));
+  write_text_file(a.out_dir + "/report.json", report.dump(2) + "\n");
+  write_text_file(a.out_dir + "/report.html", report_html(report, diagrams));
 
   out << "audit of " << a.game
       << (size ? " (proofs on side " + std::to_string(*size) + ", playouts on side " +

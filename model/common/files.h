@@ -123,4 +123,34 @@ inline void check_writable(const std::string& path, std::string_view what) {
   ::unlink(probe.c_str());
 }
 
+/// Writes `text` to `path` (created, or truncated): the render, the puzzle
+/// collection and the audit's reports. Any kind of file a user may name
+/// (a regular file, /dev/stdout, a pipe being read) is written; opening
+/// never blocks (a FIFO nobody reads is an error, not a hang). Throws one
+/// InputError line "cannot write 'PATH': reason".
+inline void write_text_file(const std::string& path, std::string_view text) {
+  auto fail = [&](int e) {
+    return InputError("cannot write '" + clip_token(path, 200) + "': " + std::strerror(e));
+  };
+  int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == ENXIO)
+    throw InputError("cannot write '" + clip_token(path, 200) + "': it is a FIFO nobody reads");
+  if (fd < 0) throw fail(errno);
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int e = n < 0 ? errno : EIO;
+      ::close(fd);
+      throw fail(e);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) throw fail(errno);
+}
+
 }  // namespace loom

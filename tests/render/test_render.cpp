@@ -1,7 +1,11 @@
 // SVG diagrams and the collection page (puzzles/render.h, puzzles/html.h):
 // one site element per board site, marks where asked, well-formed XML, and
 // `loom render` on the command line.
+#include <sys/stat.h>
+#include <unistd.h>
 #include <catch2/catch.hpp>
+
+#include <filesystem>
 
 #include <cstdio>
 #include <fstream>
@@ -334,6 +338,21 @@ TEST_CASE("loom render writes the SVG, bad input exits 2", "[render][cli]") {
     CHECK(b.code == 2);
     CHECK(b.err.find("cannot write '" + out + "': No such file or directory") != std::string::npos);
   }
+  // A directory, and a FIFO nobody reads (opening it for writing blocked
+  // for ever before): refused at once.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("loom-render-fifo-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string fifo = (dir / "f.svg").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const auto& [out, why] :
+       {std::pair<std::string, std::string>{dir.string(), "Is a directory"},
+        {fifo, "it is a FIFO nobody reads"}}) {
+    auto b = testing::run({"render", "gadur", "--out", out});
+    CHECK(b.code == 2);
+    CHECK(b.err.find("cannot write '" + out + "': " + why) != std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("markup text is well-formed UTF-8 whatever bytes it is given", "[render]") {
