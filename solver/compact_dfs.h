@@ -72,8 +72,8 @@ class CompactDfs {
 
   CompactDfs(const S& proto, Config cfg)
       : cfg_(std::move(cfg)), codec_(proto.geo(), cfg_.symmetry), stack_(kMaxPly + 2) {
-    uint64_t buckets =
-        std::bit_floor(std::max<uint64_t>(cfg_.table_bytes / (sizeof(Entry) * kWays), 1));
+    const uint64_t buckets =
+        table_buckets(cfg_.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
     mask_ = buckets - 1;
     table_.assign(buckets * kWays, Entry{});
   }

@@ -89,7 +89,7 @@ class Dfpn {
       throw InputError("--method dfpn: boards of at most " + std::to_string(kMaxCells) +
                        " cells (side 4)");
     const uint64_t buckets =
-        std::bit_floor(std::max<uint64_t>(cfg_.table_bytes / (sizeof(Entry) * kWays), 1));
+        table_buckets(cfg_.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
     mask_ = buckets - 1;
     table_.assign(buckets * kWays, Entry{});
   }

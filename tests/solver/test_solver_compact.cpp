@@ -188,6 +188,11 @@ TEST_CASE("solve --method compact: the values and openings of --method dfs",
       auto jc = loom::testing::last_json(c.out);
       CHECK(jc["method"] == method);
       CHECK(jc["value"] == jd["value"]);
+      if (record.empty()) {
+        // Side 2: the table is sized to the index (2 * 3^7 = 4,374 keys: 8,192
+        // buckets of 4 entries of 8 or 16 bytes), not to --table-mb's 64 MB.
+        CHECK(jc["bytes"] == 8192 * 4 * (method == "compact" ? 8 : 16));
+      }
       REQUIRE(jc["openings"].size() == jd["openings"].size());
       for (size_t i = 0; i < jc["openings"].size(); ++i) {
         CHECK(jc["openings"][i]["move"] == jd["openings"][i]["move"]);
