@@ -170,6 +170,21 @@ template <class S>
 struct PlacedOf<S, true> {
   using type = typename S::Placed;
 };
+/// Games that list their placements with the stones each flips (Enfargar).
+template <class S>
+concept FlipPlacements = requires(const S& s, typename S::FlipPlacement* p) {
+  { s.placements_with_flips(p) } -> std::convertible_to<int>;
+  { p->site } -> std::convertible_to<int>;
+  { p->flips.w[0] } -> std::convertible_to<uint64_t>;
+};
+template <class S, bool kFlips>
+struct FlipOf {
+  using type = char;
+};
+template <class S>
+struct FlipOf<S, true> {
+  using type = typename S::FlipPlacement;
+};
 }  // namespace dense_detail
 
 /// Base-3 keys of boards and their symmetric images, in a key type K wide
@@ -525,6 +540,7 @@ class DenseMoves {
   using BB = Bitboard<1>;
   static constexpr bool kRetractable = RetractableGame<S>;
   static constexpr bool kFast = PlacementGame<S>;
+  static constexpr bool kFlips = dense_detail::FlipPlacements<S>;
   using Placed = typename dense_detail::PlacedOf<S, kFast>::type;
 
   /// Value codes, from the side to move's point of view.
@@ -569,6 +585,8 @@ class DenseMoves {
     std::vector<uint32_t> ranks;
     std::vector<uint32_t> seen;  // unique_keys()'s set
     std::vector<Placed> placed = std::vector<Placed>(64), rets;
+    std::vector<typename dense_detail::FlipOf<S, kFlips>::type> flips =
+        std::vector<typename dense_detail::FlipOf<S, kFlips>::type>(64);
     std::vector<uint32_t> pend, pend_rank;  // chunked lookups (keys, ranks)
     std::vector<uint8_t> pend_code;
     std::vector<Child> chunk_kids;     // a chunk's children (layered solve)
@@ -697,6 +715,9 @@ class DenseMoves {
       children_fast(s, sc);
       return;
     }
+    if constexpr (kFlips) {
+      if (children_flips(s, sc)) return;
+    }
     s.legal_moves(sc.ms);
     typename S::Undo u;
     // Children's keys from the position's images (with the other side to
@@ -747,6 +768,45 @@ class DenseMoves {
       sc.kids.push_back({key_of_child(c), kUnknown, 0, delta_of(c)});
     }
     dedupe(sc.kids);
+  }
+
+  /// children() from the placements and their flips (games that list them:
+  /// Enfargar), without a state built per child; false (nothing done) when
+  /// the only move is a pass, which children() handles.
+  bool children_flips(const S& s, Scratch& sc) {
+    if constexpr (kFlips) {
+      const int n = s.placements_with_flips(sc.flips.data());
+      if (n == 0) return false;
+      const uint64_t pb = s.stones(Color::kBlack).w[0], pw = s.stones(Color::kWhite).w[0];
+      const bool black = s.to_move() == Color::kBlack;
+      const uint64_t opp = black ? pw : pb;
+      uint32_t img[12];
+      codec_.images(pb, pw, other(s.to_move()), img);
+      for (int i = 0; i < n; ++i) {
+        const auto& p = sc.flips[i];
+        const uint64_t flips = p.flips.w[0];
+        if (opp != 0 && flips == opp) {
+          // The last enemy stones flipped: an end (rare; its result from
+          // the rules).
+          S c = s;
+          typename S::Undo u;
+          c.apply(Move{static_cast<int16_t>(p.site)}, u);
+          sc.kids.push_back({0, outcome_code(c.outcome(), c.to_move()), 0});
+          continue;
+        }
+        const uint64_t d = flips | uint64_t{1} << p.site;
+        uint64_t cb, cw;
+        turned(pb, pw, d, black, cb, cw);
+        sc.kids.push_back({codec_.changed_key(img, pb, pw, cb, cw), kUnknown, 0,
+                           (d >> 32) == 0 ? static_cast<uint32_t>(d) : 0u});
+      }
+      dedupe(sc.kids);
+      return true;
+    } else {
+      (void)s;
+      (void)sc;
+      return false;
+    }
   }
 
   /// Sorts the children by key and keeps one entry per stored child

@@ -266,6 +266,74 @@ void State<W>::legal_moves(std::vector<Move>& out) const {
 }
 
 template <int W>
+int State<W>::placements_with_flips(FlipPlacement* out) const {
+  const BB legal = legal_sites();
+  if (legal.none()) return 0;
+  const auto& m = ctx_->masks;
+  const BB e = empty();
+  const BB& opp = stones_[idx(other(to_move_))];
+  // The points where a placement may flip something: the points of one
+  // lifeline witness for each enemy stone. A stone that walks off the
+  // board by itself in two directions (a straight walk over empty and
+  // friendly points ending on an empty edge point) keeps a walk whatever
+  // point is filled, since a point lies on at most one of a stone's six
+  // walks. A stone with one walk is witnessed by it; any other stone by
+  // the straight segment to a stone already witnessed. A placement off
+  // every witness leaves every witness, hence every lifeline, standing,
+  // and flips nothing; the others are searched (life_of).
+  BB risky = legal;
+  if (!ctx_->opt.touch) {
+    const BB pass = e | opp;
+    BB one, two, witness;
+    std::array<BB, kNumDirs> walk;
+    for (int d = 0; d < kNumDirs; ++d) {
+      walk[d] = opp & ray_reach(m, e & m.edge_in(d), pass, d);
+      two |= one & walk[d];
+      one |= walk[d];
+    }
+    // Robust: two directions, each a walk or a straight segment to a
+    // robust stone (no one point cuts both).
+    BB robust = two;
+    for (;;) {
+      BB r1, r2;
+      for (int d = 0; d < kNumDirs; ++d) {
+        const BB r = opp & ray_reach(m, robust | (e & m.edge_in(d)), pass, d);
+        r2 |= r1 & r;
+        r1 |= r;
+      }
+      if (r2 == robust) break;
+      robust = r2;
+    }
+    const BB single = one.andnot(robust);
+    for (int d = 0; d < kNumDirs; ++d)
+      for (BB f = m.shift(single & walk[d], d) & pass; f.any(); f = m.shift(f, d) & pass)
+        witness |= f;
+    BB alive = one | robust, left = opp.andnot(alive);
+    while (left.any()) {
+      const BB before = left;
+      for (int d = 0; d < kNumDirs && left.any(); ++d) {
+        const BB now = left & ray_reach(m, alive, pass, d);
+        if (now.none()) continue;
+        // The segment from each to the first witnessed stone ahead.
+        for (BB f = m.shift(now, d) & pass; f.any(); f = m.shift(f.andnot(alive), d) & pass)
+          witness |= f;
+        alive |= now;
+        left = left.andnot(now);
+      }
+      if (left == before) break;  // stones without a lifeline: search every point
+    }
+    if (left.none()) risky = legal & witness;
+  }
+  int n = 0;
+  legal.for_each([&](int x) {
+    FlipPlacement& p = out[n++];
+    p.site = static_cast<int16_t>(x);
+    p.flips = risky.test(x) ? opp.andnot(life_of(opp, e.andnot(BB::single(x)))) : BB{};
+  });
+  return n;
+}
+
+template <int W>
 uint64_t State<W>::count_legal_moves() const {
   if (is_terminal()) return 0;
   int n = legal_sites().count();

@@ -207,3 +207,46 @@ TEST_CASE("enfargar fast legal placements equal the literal rules", "[enfargar][
       run(std::integral_constant<int, 3>{});
   });
 }
+
+TEST_CASE("enfargar placements_with_flips equals apply() on every legal placement",
+          "[enfargar][perft]") {
+  // The dense solver's children come from placements_with_flips, which skips
+  // the lifeline search where its witnesses prove that nothing flips.
+  rc::prop("the same sites and flips as apply along random games", [] {
+    const int side = *rc::gen::element(2, 3, 4, 5, 6);
+    const bool touch = *rc::gen::arbitrary<bool>();
+    auto run = [&](auto width) {
+      constexpr int W = decltype(width)::value;
+      using S = enfargar::State<W>;
+      testing::EnfargarBoard<W> b(side, enfargar::Options{.touch = touch, .more_stones = false});
+      auto s = b.start();
+      std::vector<typename S::Move> ms;
+      std::vector<typename S::FlipPlacement> got(b.geo().slots());
+      typename S::Undo u;
+      int flipping = 0;
+      while (!s.is_terminal()) {
+        s.legal_moves(ms);
+        const int n = s.placements_with_flips(got.data());
+        if (ms.size() == 1 && ms[0].is_pass()) {
+          RC_ASSERT(n == 0);
+        } else {
+          RC_ASSERT(static_cast<size_t>(n) == ms.size());
+          for (int i = 0; i < n; ++i) {
+            RC_ASSERT(got[i].site == ms[i].site);
+            S c = s;
+            c.apply(ms[i], u);
+            const Bitboard<W> want = c.stones(s.to_move()).andnot(s.stones(s.to_move()));
+            RC_ASSERT(got[i].flips == want.andnot(Bitboard<W>::single(ms[i].site)));
+            flipping += got[i].flips.any();
+          }
+        }
+        s.apply(ms[*rc::gen::inRange<size_t>(0, ms.size())], u);
+      }
+      RC_CLASSIFY(flipping > 0, "some placement flips");
+    };
+    if (side <= 4)
+      run(std::integral_constant<int, 1>{});
+    else
+      run(std::integral_constant<int, 3>{});
+  });
+}
