@@ -98,10 +98,16 @@ inline int winner_of(const Outcome& o) {
   return -1;
 }
 
+/// No choice: the time budget ran out while choosing.
+inline constexpr size_t kNoPick = ~size_t{0};
+
 /// Greedy choice among `ms` (non-empty) from s; scratch lists reused.
-template <Game S>
+/// Returns kNoPick once out_of_time() holds (asked before each candidate:
+/// one greedy ply tries every reply to every move, which takes seconds on
+/// a big Migong board under a sanitizer).
+template <Game S, class OutOfTime>
 size_t greedy_pick(S& s, const std::vector<typename S::Move>& ms,
-                   std::vector<typename S::Move>& replies, uint64_t& rng) {
+                   std::vector<typename S::Move>& replies, uint64_t& rng, OutOfTime out_of_time) {
   const int me = idx(s.to_move());
   std::vector<size_t> order(ms.size());
   for (size_t i = 0; i < ms.size(); ++i) order[i] = i;
@@ -110,6 +116,7 @@ size_t greedy_pick(S& s, const std::vector<typename S::Move>& ms,
   typename S::Undo u, u2;
   std::vector<size_t> safe;
   for (size_t i : order) {
+    if (out_of_time()) return kNoPick;
     s.apply(ms[i], u);
     bool wins = false, unsafe = false;
     if (s.is_terminal()) {
@@ -137,14 +144,16 @@ size_t greedy_pick(S& s, const std::vector<typename S::Move>& ms,
 
 /// Plays `games` seeded games from `start` under `policy`, stopping early
 /// (budget_hit) once `seconds` have passed (0: no limit): the clock is read
-/// every ply, and a game the deadline falls in is left out of the figures
-/// (a greedy game on a big board can take seconds).
+/// every ply and, in a greedy ply, before each candidate move; a game the
+/// deadline falls in is left out of the figures (a greedy game on a big
+/// board can take seconds).
 template <Game S>
 PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t seed, int max_plies,
                           double seconds) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  auto out_of_time = [&] { return seconds > 0 && elapsed() >= seconds; };
   PlayoutStats st;
   st.policy = policy_name(policy);
   st.max_plies = max_plies;
@@ -159,9 +168,10 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
     uint64_t rng = seed ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(g + 1));
     S s = start;
     int ply = 0, passes = 0;
+    uint64_t decisions = 0, choices = 0;  // added once the game is finished
     bool cut = false;
     while (true) {
-      if (seconds > 0 && elapsed() >= seconds) {
+      if (out_of_time()) {
         st.budget_hit = true;
         break;
       }
@@ -171,16 +181,22 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
         cut = true;
         break;
       }
-      ++st.decisions;
-      st.choices += ms.size();
+      ++decisions;
+      choices += ms.size();
       size_t i = policy == Policy::kRandom ? uniform_below(rng, static_cast<uint32_t>(ms.size()))
-                                           : detail::greedy_pick(s, ms, replies, rng);
+                                           : detail::greedy_pick(s, ms, replies, rng, out_of_time);
+      if (i == detail::kNoPick) {
+        st.budget_hit = true;
+        break;
+      }
       passes = detail::is_pass(ms[i]) ? passes + 1 : 0;
       s.apply(ms[i], u);
       ++ply;
     }
     if (st.budget_hit) break;
     ++st.games;
+    st.decisions += decisions;
+    st.choices += choices;
     if (cut) {
       ++st.cut_off;
       ++st.endings["cut off"];

@@ -126,16 +126,18 @@ inline void check_writable(const std::string& path, std::string_view what) {
 /// Writes `text` to `path` (created, or truncated): the render, the puzzle
 /// collection and the audit's reports. Any kind of file a user may name
 /// (a regular file, /dev/stdout, a pipe being read) is written; opening
-/// never blocks (a FIFO nobody reads is an error, not a hang). Throws one
+/// never blocks (a FIFO nothing reads is an error, not a hang). Throws one
 /// InputError line "cannot write 'PATH': reason".
 inline void write_text_file(const std::string& path, std::string_view text) {
   auto fail = [&](int e) {
     return InputError("cannot write '" + clip_token(path, 200) + "': " + std::strerror(e));
   };
+  // Mode 0666 less the umask, as for any new file.
   int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
   if (fd < 0 && errno == ENXIO)
-    throw InputError("cannot write '" + clip_token(path, 200) + "': it is a FIFO nobody reads");
+    throw InputError("cannot write '" + clip_token(path, 200) +
+                     "': nothing reads it (a FIFO, a socket or a device without a reader)");
   if (fd < 0) throw fail(errno);
   int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);

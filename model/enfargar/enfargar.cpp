@@ -277,8 +277,9 @@ int State<W>::placements_with_flips(FlipPlacement* out) const {
   // board by itself in two directions (a straight walk over empty and
   // friendly points ending on an empty edge point) keeps a walk whatever
   // point is filled, since a point lies on at most one of a stone's six
-  // walks. A stone with one walk is witnessed by it; any other stone by
-  // the straight segment to a stone already witnessed. A placement off
+  // walks; nor does one with two directions each reaching such a walk or
+  // such a stone (below). Any other stone with one walk is witnessed by
+  // it; the rest by the straight segment to a stone already witnessed. A placement off
   // every witness leaves every witness, hence every lifeline, standing,
   // and flips nothing; the others are searched (life_of).
   BB risky = legal;

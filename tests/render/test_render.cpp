@@ -347,7 +347,7 @@ TEST_CASE("loom render writes the SVG, bad input exits 2", "[render][cli]") {
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   for (const auto& [out, why] :
        {std::pair<std::string, std::string>{dir.string(), "Is a directory"},
-        {fifo, "it is a FIFO nobody reads"}}) {
+        {fifo, "nothing reads it (a FIFO"}}) {
     auto b = testing::run({"render", "gadur", "--out", out});
     CHECK(b.code == 2);
     CHECK(b.err.find("cannot write '" + out + "': " + why) != std::string::npos);
