@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "app/command.h"
@@ -79,10 +80,11 @@ const std::vector<std::pair<std::string, Method>> kMethodNames = {
     {"dense", Method::kDense},    {"compact", Method::kCompact},       {"dfpn", Method::kDfpn},
     {"superko", Method::kSuperko}};
 
-Method method_of(const std::string& name) {
+/// The method `name` names, if any.
+std::optional<Method> method_named(const std::string& name) {
   for (const auto& [n, m] : kMethodNames)
     if (n == name) return m;
-  return Method::kAuto;  // CLI11 admits only the names above
+  return std::nullopt;
 }
 
 /// The method the solve runs, as --method names it: auto resolved as the
@@ -115,9 +117,7 @@ CLI::Validator method_check() {
   for (const auto& [n, m] : kMethodNames) names += (names.empty() ? "" : ",") + n;
   return CLI::Validator(
       [names](std::string& v) -> std::string {
-        for (const auto& [n, m] : kMethodNames)
-          if (n == v) return "";
-        return "'" + v.substr(0, 40) + "' is not a method (" + names + ")";
+        return method_named(v) ? "" : "'" + v.substr(0, 40) + "' is not a method (" + names + ")";
       },
       "{" + names + "}");
 }
@@ -190,7 +190,7 @@ std::vector<CommandSpec> solve_commands() {
              ->group("");
          return Action([=](std::ostream& out, std::ostream& err) {
            solver::SolveOptions o = a->o;
-           o.method = method_of(a->method);
+           o.method = method_named(a->method).value_or(Method::kAuto);  // checked by CLI11
            if (ga->given("--checkpoint") && o.checkpoint.empty())
              throw InputError("--checkpoint needs a file name");
            o.exchange = process_exchange();

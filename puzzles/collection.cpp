@@ -2,7 +2,6 @@
 // collection directory (puzzles.jsonl, one SVG a puzzle, index.html) and
 // reading puzzle files back.
 #include <cctype>
-#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -124,15 +123,13 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError("cannot create directory '" + dir + "': " + ec.message());
-  auto write = [](const fs::path& path, const std::string& text) {
-    write_text_file(path.string(), text);
-  };
   std::string jsonl;
   for (const auto& p : r.puzzles) jsonl += p.dump() + "\n";
-  write(fs::path(dir) / "puzzles.jsonl", jsonl);
+  const auto file = [&](const std::string& name) { return (fs::path(dir) / name).string(); };
+  write_text_file(file("puzzles.jsonl"), jsonl);
   for (size_t i = 0; i < r.puzzles.size(); ++i)
-    write(fs::path(dir) / (r.puzzles[i]["id"].get<std::string>() + ".svg"), r.svgs.at(i));
-  write(fs::path(dir) / "index.html", collection_html(title, r.puzzles, r.svgs));
+    write_text_file(file(r.puzzles[i]["id"].get<std::string>() + ".svg"), r.svgs.at(i));
+  write_text_file(file("index.html"), collection_html(title, r.puzzles, r.svgs));
 }
 
 std::vector<nlohmann::json> parse_puzzles(std::string_view text, const std::string& name) {

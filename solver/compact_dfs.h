@@ -112,10 +112,6 @@ class CompactDfs {
     return -1;
   }
 
-  /// The key with the other side to move (`white`: White moves in `key`).
-  Key side_flipped(Key key, bool white) const {
-    return white ? key - codec_.white_offset() : key + codec_.white_offset();
-  }
   /// Counts a node; ticks, and throws at the node budget and past kMaxPly.
   void enter(int ply) {
     if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
@@ -147,7 +143,7 @@ class CompactDfs {
     // capture makes the address wrong, which costs only the prefetch).
     if (codec_.symmetries() == 1) {
       const bool white = s.to_move() == Color::kWhite;
-      const Key base = side_flipped(key, white);
+      const Key base = codec_.side_flipped(key, white);
       const Key digit = white ? 2 : 1;
       for (const Move& m : ms)
         __builtin_prefetch(bucket(codec_.moved_key_one(base, m.site, digit, 0, 0)));
@@ -270,7 +266,7 @@ class CompactDfs {
   uint64_t mask_ = 0;
   std::vector<std::vector<Move>> stack_;
   // search_placed's per-ply scratch: placements, child keys, visit order.
-  using Placed = typename dense_detail::PlacedOf<S, PlacementGame<S>>::type;
+  using Placed = typename dense_detail::MemberOr<dense_detail::PlacedT, S, PlacementGame<S>>::type;
   static constexpr size_t kMaxPlaced = 64;
   std::vector<Placed> placed_ = std::vector<Placed>((kMaxPly + 2) * kMaxPlaced);
   std::vector<Key> keys_ = std::vector<Key>((kMaxPly + 2) * kMaxPlaced);

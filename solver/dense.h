@@ -162,28 +162,26 @@ int passes_of(const S& s) {
   else
     return 0;
 }
-template <class S, bool kFast>
-struct PlacedOf {
+/// Member<S> where kHas (the game has that member type), else char: the
+/// type of a scratch list only some games fill.
+template <template <class> class Member, class S, bool kHas>
+struct MemberOr {
   using type = char;
 };
-template <class S>
-struct PlacedOf<S, true> {
-  using type = typename S::Placed;
+template <template <class> class Member, class S>
+struct MemberOr<Member, S, true> {
+  using type = Member<S>;
 };
+template <class S>
+using PlacedT = typename S::Placed;
+template <class S>
+using FlipPlacementT = typename S::FlipPlacement;
 /// Games that list their placements with the stones each flips (Enfargar).
 template <class S>
 concept FlipPlacements = requires(const S& s, typename S::FlipPlacement* p) {
   { s.placements_with_flips(p) } -> std::convertible_to<int>;
   { p->site } -> std::convertible_to<int>;
   { p->flips.w[0] } -> std::convertible_to<uint64_t>;
-};
-template <class S, bool kFlips>
-struct FlipOf {
-  using type = char;
-};
-template <class S>
-struct FlipOf<S, true> {
-  using type = typename S::FlipPlacement;
 };
 }  // namespace dense_detail
 
@@ -298,9 +296,12 @@ class Base3Keys {
   /// flips, the placed stone adds the mover's digit (1 Black, 2 White), the
   /// captured stones remove the opponent's.
   K placed_key(K key, bool white, int site, uint64_t captured) const {
-    const K base = white ? key - white_offset() : key + white_offset();
     const K mine = white ? 2 : 1;
-    return moved_key_one(base, site, mine, captured, K{0} - (3 - mine));
+    return moved_key_one(side_flipped(key, white), site, mine, captured, K{0} - (3 - mine));
+  }
+  /// The key with the other side to move (`white`: White moves in `key`).
+  K side_flipped(K key, bool white) const {
+    return white ? key - white_offset() : key + white_offset();
   }
 
   /// The smallest of the first symmetries() keys.
@@ -541,7 +542,8 @@ class DenseMoves {
   static constexpr bool kRetractable = RetractableGame<S>;
   static constexpr bool kFast = PlacementGame<S>;
   static constexpr bool kFlips = dense_detail::FlipPlacements<S>;
-  using Placed = typename dense_detail::PlacedOf<S, kFast>::type;
+  using Placed = typename dense_detail::MemberOr<dense_detail::PlacedT, S, kFast>::type;
+  using FlipPlaced = typename dense_detail::MemberOr<dense_detail::FlipPlacementT, S, kFlips>::type;
 
   /// Value codes, from the side to move's point of view.
   enum Code : uint8_t { kUnknown = 0, kWin = 1, kLoss = 2, kNeutral = 3 };
@@ -585,8 +587,7 @@ class DenseMoves {
     std::vector<uint32_t> ranks;
     std::vector<uint32_t> seen;  // unique_keys()'s set
     std::vector<Placed> placed = std::vector<Placed>(64), rets;
-    std::vector<typename dense_detail::FlipOf<S, kFlips>::type> flips =
-        std::vector<typename dense_detail::FlipOf<S, kFlips>::type>(64);
+    std::vector<FlipPlaced> flips = std::vector<FlipPlaced>(64);
     std::vector<uint32_t> pend, pend_rank;  // chunked lookups (keys, ranks)
     std::vector<uint8_t> pend_code;
     std::vector<Child> chunk_kids;     // a chunk's children (layered solve)

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -479,12 +478,7 @@ void ensure_dir(const std::string& dir) {
   } else if (::mkdir(dir.c_str(), 0777) != 0) {
     throw InputError("--out " + dir + ": cannot create the directory: " + std::strerror(errno));
   }
-  std::string probe = dir + "/.loom-audit-probe";
-  {
-    std::ofstream f(probe);
-    if (!f) throw InputError("--out " + dir + ": cannot write there");
-  }
-  std::remove(probe.c_str());
+  for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
 }
 
 }  // namespace

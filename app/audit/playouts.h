@@ -161,10 +161,6 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
   std::vector<typename S::Move> ms, replies;
   typename S::Undo u;
   for (int g = 0; g < games; ++g) {
-    if (seconds > 0 && elapsed() >= seconds) {
-      st.budget_hit = true;
-      break;
-    }
     uint64_t rng = seed ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(g + 1));
     S s = start;
     int ply = 0, passes = 0;

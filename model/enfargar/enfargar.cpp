@@ -279,9 +279,10 @@ int State<W>::placements_with_flips(FlipPlacement* out) const {
   // point is filled, since a point lies on at most one of a stone's six
   // walks; nor does one with two directions each reaching such a walk or
   // such a stone (below). Any other stone with one walk is witnessed by
-  // it; the rest by the straight segment to a stone already witnessed. A placement off
-  // every witness leaves every witness, hence every lifeline, standing,
-  // and flips nothing; the others are searched (life_of).
+  // it; the rest by the straight segment to a stone already witnessed. A
+  // placement off every witness leaves every witness, hence every
+  // lifeline, standing, and flips nothing; the others are searched
+  // (life_of).
   BB risky = legal;
   if (!ctx_->opt.touch) {
     const BB pass = e | opp;

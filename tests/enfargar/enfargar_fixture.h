@@ -7,12 +7,23 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "model/enfargar/enfargar.h"
 #include "tests/common/diagram_parse.h"
 
 namespace loom::testing {
+
+/// Calls run(std::integral_constant<int, W>{}) with the bitboard width W of
+/// a side-`side` board: one word up to side 4, else three (sides 5 and 6).
+template <class Run>
+void with_width(int side, Run&& run) {
+  if (side <= 4)
+    run(std::integral_constant<int, 1>{});
+  else
+    run(std::integral_constant<int, 3>{});
+}
 
 /// Owns an Enfargar context so states built from it stay valid.
 template <int W>

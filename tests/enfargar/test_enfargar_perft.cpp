@@ -164,10 +164,7 @@ TEST_CASE("enfargar engine and naive reference agree along random games", "[enfa
         RC_ASSERT(s.is_terminal() == ref.over(p));
       }
     };
-    if (side <= 4)
-      run(std::integral_constant<int, 1>{});
-    else
-      run(std::integral_constant<int, 3>{});
+    testing::with_width(side, run);
   });
 }
 
@@ -201,10 +198,7 @@ TEST_CASE("enfargar fast legal placements equal the literal rules", "[enfargar][
       // (the new stone would close its friends' last walk to the edge).
       RC_CLASSIFY(cut_rejections > 0, "a placement cut its own exit");
     };
-    if (side <= 4)
-      run(std::integral_constant<int, 1>{});
-    else
-      run(std::integral_constant<int, 3>{});
+    testing::with_width(side, run);
   });
 }
 
@@ -244,9 +238,6 @@ TEST_CASE("enfargar placements_with_flips equals apply() on every legal placemen
       }
       RC_CLASSIFY(flipping > 0, "some placement flips");
     };
-    if (side <= 4)
-      run(std::integral_constant<int, 1>{});
-    else
-      run(std::integral_constant<int, 3>{});
+    testing::with_width(side, run);
   });
 }
