@@ -6,6 +6,7 @@
 #include <map>
 
 #include <algorithm>
+#include <cctype>
 
 #include "app/command.h"
 #include "model/common/errors.h"
@@ -156,8 +157,21 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const std::vector<std::string> extra = app.remaining(true);
         if (!extra.empty()) {
           const std::string& w = extra.front();
-          msg = (w.size() > 1 && w[0] == '-' ? "unknown option '" : "unexpected argument '") +
-                clip_token(w) + "' for loom" + path + "; try loom" + path + " --help";
+          // "-5" is a stray number, not an option.
+          const bool option = w.size() > 1 && w[0] == '-' &&
+                              !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
+          // A word before the command belongs to loom itself, not to it.
+          const auto at = [&](const std::string& word) {
+            return std::find(args.begin(), args.end(), word) - args.begin();
+          };
+          const bool before = !path.empty() && at(w) < at(path.substr(1, path.find(' ', 1) - 1));
+          if (before)
+            msg = (option ? "unknown option '" : "unexpected argument '") + clip_token(w) +
+                  "' before the command; options follow it (loom" + path + " " + clip_token(w) +
+                  "); try loom --help";
+          else
+            msg = (option ? "unknown option '" : "unexpected argument '") + clip_token(w) +
+                  "' for loom" + path + "; try loom" + path + " --help";
         }
       } else if (dynamic_cast<const CLI::RequiredError*>(&e) && !args[0].empty() &&
                  msg.find("subcommand") != std::string::npos) {

@@ -87,6 +87,11 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
        "unknown option '--dice' for loom perft"},
       {{"perft", "gadur", "--depth", "1", "extra"}, "unexpected argument 'extra' for loom perft"},
       {{"puzzle", "check", "x.jsonl", "-z"}, "unknown option '-z' for loom puzzle check"},
+      // An option before the command was said to be the command's own, and
+      // a stray negative number was called an option.
+      {{"--bogus", "perft", "gadur", "--depth", "1"},
+       "unknown option '--bogus' before the command; options follow it (loom perft --bogus)"},
+      {{"perft", "gadur", "--depth", "1", "-5"}, "unexpected argument '-5' for loom perft"},
       {{"solve", "gadur", "--size", "2", "--method", ""}, "--method: '' is not a method (auto,"},
       {{"moves", "fiodar", "--size", "3", "--record", "c3 c3"}, "move 2 'c3'"},
       {{"moves", "gadur", "--setup", "d4 c3"}, "--setup"},
