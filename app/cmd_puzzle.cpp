@@ -67,11 +67,23 @@ const char* kBoards =
     "puzzles are made on boards of side 4 and below and on the recommended board (gadur 4, "
     "fiodar 7, enfargar 9, migong 7)";
 
+/// A run that found no puzzle writes nothing: an empty collection is one
+/// `puzzle check` refuses (it cannot be told from a truncated file).
+void refuse_empty(const puzzles::MakeReport& rep, const std::string& progress_file) {
+  if (!rep.puzzles.empty()) return;
+  puzzles::remove_progress(progress_file);
+  throw CommandFailed("no puzzle found, nothing written: " + rep.summary() +
+                      "; a larger --max-games or another --seed may find some");
+}
+
 void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err) {
   const GameInfo& info = find_game(a.game);
   const bool tty = &err == &std::cerr && ::isatty(STDERR_FILENO);
   if (a.game == "nardy") {
     if (cmd->count("--size")) throw InputError("--size is not used by nardy (a fixed board)");
+    if (cmd->count("--max-positions"))
+      throw InputError(
+          "--max-positions is not used by nardy (its values come from the bear-off database)");
     RuleSet rs(info.rule_specs());
     rs.set_all(a.rules);
     puzzles::NardyMakeOptions o;
@@ -91,6 +103,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     puzzles::check_nardy_make(o);
     o.progress_file = prepare_progress(a.out);
     auto rep = puzzles::make_nardy_puzzles(o);
+    refuse_empty(rep, o.progress_file);
     std::string title = "Long Nardy bear-off puzzles, at most " + std::to_string(a.max_checkers) +
                         " checkers a side (seed " + std::to_string(a.seed) + ")";
     puzzles::write_collection(a.out, title, rep);
@@ -128,6 +141,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     } else
       throw InputError(std::string(kBoards) + "; side " + std::to_string(o.size) + " is neither");
   });
+  refuse_empty(rep, o.progress_file);
   std::string title =
       a.game + " side " + std::to_string(o.size) + " puzzles (seed " + std::to_string(a.seed) + ")";
   puzzles::write_collection(a.out, title, rep);
@@ -153,6 +167,18 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     for (auto& p : ps) {
       puzzles::validate_file_puzzle(p);
       const std::string id = p["id"].get<std::string>();
+      // Every rule in force is named (CONVENTIONS.md): a missing one was
+      // read as its default, which need not be what the author meant.
+      const GameInfo* info = nullptr;
+      try {
+        info = &find_game(p["game"].get<std::string>());
+      } catch (const InputError& e) {
+        throw InputError("puzzle " + id + ": " + e.what());
+      }
+      for (const RuleSpec& spec : info->rule_specs())
+        if (!p["rules"].contains(spec.key))
+          throw InputError("puzzle " + id + ": 'rules' lacks '" + spec.key +
+                           "' (a puzzle names every rule in force)");
       if (!ids.insert(id).second)
         throw InputError("puzzle file '" + clip_token(path, 200) + "': the id '" + id +
                          "' is used by more than one puzzle");
@@ -245,8 +271,9 @@ std::vector<CommandSpec> puzzle_commands() {
              ->check(CLI::Range(1e-6, 0.999));
          mk->add_option("--db", m->db, "nardy: bear-off database directory (default cache)");
          add_int_option(mk, "--max-games", m->max_games,
-                        "give up after this many candidate games (default 40 per puzzle)", 0,
-                        10'000'000);
+                        "give up after this many candidate games (default 40 per puzzle; "
+                        "nardy 200)",
+                        1, 10'000'000);
          add_seconds_option(mk, "--checkpoint-interval", m->checkpoint_interval,
                             "seconds between saves of DIR/puzzles.progress, which a rerun "
                             "resumes from (default 10)",

@@ -97,13 +97,40 @@ std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const st
   if (pie) return "dfs";
   std::string name = method;
   visit_state(g, [&](const auto& s) {
-    if constexpr (kWidthOf<decltype(s)> == 1) {  // the solver's width (others: too large)
+    if constexpr (requires { solver::resolved_method(s, o); }) {  // not Long Nardy's
       const Method m = solver::resolved_method(s, o);
       for (const auto& [n, x] : kMethodNames)
         if (x == m) name = n;
     }
   });
   return name;
+}
+
+/// Options that only some methods read, refused (not ignored) by the others:
+/// a user who bounds a run by a limit its method does not read would get an
+/// unbounded run.
+void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen) {
+  struct Use {
+    const char* option;
+    std::vector<std::string> methods;
+    const char* what;
+  };
+  static const std::vector<Use> uses = {
+      {"--max-positions", {"retrograde"}, "it bounds retrograde"},
+      {"--max-nodes",
+       {"dfs", "compact", "dfpn", "superko"},
+       "it bounds dfs, compact, dfpn, superko"},
+      {"--table-mb",
+       {"dfs", "compact", "dfpn", "superko"},
+       "it sizes the tables of dfs, compact, dfpn, superko"},
+      {"--kept-mb", {"dense"}, "it is dense's"},
+  };
+  for (const Use& u : uses)
+    if (ga.given(u.option) && std::find(u.methods.begin(), u.methods.end(), run) == u.methods.end())
+      throw InputError(std::string(u.option) + " is not used by --method " + run +
+                       (chosen ? ", this game's default method" : "") + " (" + u.what + ")");
+  if (ga.given("--checkpoint-interval") && !ga.given("--checkpoint"))
+    throw InputError("--checkpoint-interval: only with --checkpoint");
 }
 
 /// The progress line goes to a terminal only (the real stderr, a TTY).
@@ -117,7 +144,7 @@ CLI::Validator method_check() {
   for (const auto& [n, m] : kMethodNames) names += (names.empty() ? "" : ",") + n;
   return CLI::Validator(
       [names](std::string& v) -> std::string {
-        return method_named(v) ? "" : "'" + v.substr(0, 40) + "' is not a method (" + names + ")";
+        return method_named(v) ? "" : "'" + clip_token(v) + "' is not a method (" + names + ")";
       },
       "{" + names + "}");
 }
@@ -133,7 +160,8 @@ std::vector<CommandSpec> solve_commands() {
          auto a = std::make_shared<SolveArgs>();
          cmd->add_option("--db", a->db,
                          "nardy: bear-off database directory (default: $XDG_CACHE_HOME/loom "
-                         "or ~/.cache/loom)");
+                         "or ~/.cache/loom)")
+             ->check(non_empty_name("a directory name"));
          cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
          cmd->add_flag("--pie", a->pie,
                        "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
@@ -156,7 +184,7 @@ std::vector<CommandSpec> solve_commands() {
          add_int_option(cmd, "--max-positions", a->o.max_positions,
                         "retrograde: stop beyond this many positions and report how far it "
                         "got (default: no limit)",
-                        uint64_t{0}, kU64Max);
+                        uint64_t{1}, kU64Max);
          add_int_option(cmd, "--table-mb", a->o.table_mb,
                         "dfs: transposition table size in MB, keys' heap memory included "
                         "(default 512)",
@@ -169,7 +197,7 @@ std::vector<CommandSpec> solve_commands() {
          add_int_option(cmd, "--max-nodes", a->o.max_nodes,
                         "dfs: stop after this many nodes and report the openings solved so "
                         "far (default: no limit)",
-                        uint64_t{0}, kU64Max);
+                        uint64_t{1}, kU64Max);
          cmd->add_flag("--value-only", a->o.value_only,
                        "superko: prove the value only; an opening that cannot beat the best "
                        "one found is shown so (a bound), not solved exactly");
@@ -241,9 +269,10 @@ std::vector<CommandSpec> solve_commands() {
                ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
            // The job's identity (checkpoints resume only the job that wrote them).
            JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
-           o.signature = job.signature(method_run(*g, o, a->method, a->pie)) +
-                         (o.symmetry ? "" : "; no-symmetry") + (a->pie ? "; pie" : "") +
-                         content_inputs(*g) +
+           const std::string run = method_run(*g, o, a->method, a->pie);
+           refuse_unused(*ga, run, a->method == "auto");
+           o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
+                         (a->pie ? "; pie" : "") + content_inputs(*g) +
                          (ga->given("--position") ? "; position=" + ga->position : "");
            if (a->pie && a->method != "auto" && a->method != "dfs" && a->method != "superko")
              throw InputError(

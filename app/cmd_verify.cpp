@@ -12,7 +12,6 @@ std::vector<CommandSpec> verify_commands() {
            [](CLI::App* cmd) {
              auto a = std::make_shared<VerifyArgs>();
              auto size = std::make_shared<int>(0);
-             auto checkpoint = std::make_shared<std::string>();
              cmd->add_option("game", a->game, "game name");
              add_int_option(cmd, "--size", *size, "board side", kMinSide, kMaxSide);
              cmd->add_option("--rule", a->rules, "rule variant NAME=VALUE (repeatable)")
@@ -22,21 +21,21 @@ std::vector<CommandSpec> verify_commands() {
              cmd->add_option("--query", a->query, "a named question for the Z3 specification");
              cmd->add_flag("--list-queries", a->list_queries, "list the available queries");
              cmd->add_flag("--json", a->json, "end with one JSON line");
-             cmd->add_option("--checkpoint", *checkpoint, "save and resume long runs here");
              return Action([=](std::ostream& out, std::ostream& err) {
                if (cmd->count("--size")) a->size = *size;
-               if (cmd->count("--checkpoint")) a->checkpoint = *checkpoint;
                int modes = !a->property.empty() + !a->query.empty() + a->list_queries;
                if (modes != 1)
                  throw InputError(
                      "verify needs exactly one of --property, --query, --list-queries");
-               if (a->list_queries) return list_queries(*a, out);
+               if (a->list_queries) {
+                 // The list depends on the game only.
+                 for (const char* o : {"--size", "--rule", "--json"})
+                   if (cmd->count(o))
+                     throw InputError(std::string(o) + " is not used by --list-queries");
+                 return list_queries(*a, out);
+               }
                if (a->game.empty()) throw InputError("verify needs a game");
                if (!a->property.empty()) return run_property_check(*a, out, err);
-               if (a->checkpoint)
-                 throw InputError(
-                     "verify --query does not use --checkpoint (a question is answered in one "
-                     "run)");
                run_query(*a, out, err);
              });
            }}};

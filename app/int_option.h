@@ -51,16 +51,16 @@ T parse_int_option(std::string_view text, std::string_view option, T min, T max)
   return v;
 }
 
-/// Parses `text` as a decimal number of seconds ("60", "0.25"; digits with
-/// at most one '.', no sign, exponent, "inf" or "nan") in [min, max].
-inline double parse_seconds_option(std::string_view text, std::string_view option, double min,
-                                   double max) {
+/// Parses `text` as a plain decimal number ("60", "0.25"; digits with at
+/// most one '.', no sign, exponent, "inf" or "nan") in [min, max];
+/// `expected` says what the option takes ("seconds 0.001..1e+09, e.g. 60").
+inline double parse_decimal_option(std::string_view text, std::string_view option, double min,
+                                   double max, const std::string& expected) {
   auto fail = [&](const std::string& why) -> InputError {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " (expected seconds %g..%g, e.g. 60 or 0.25)", min, max);
-    return InputError(std::string(option) + ": " + why + buf);
+    return InputError(std::string(option) + ": " + why + " (expected " + expected + ")");
   };
   if (text.empty()) throw fail("empty value");
+  if (text[0] == '-' && text.size() > 1) throw fail("'" + clip_token(text) + "' is negative");
   int dots = 0, digits = 0;
   for (char c : text) {
     if (c == '.')
@@ -75,6 +75,14 @@ inline double parse_seconds_option(std::string_view text, std::string_view optio
   double v = std::stod(std::string(text));
   if (!(v >= min && v <= max)) throw fail("'" + clip_token(text) + "' is out of range");
   return v;
+}
+
+/// parse_decimal_option for seconds.
+inline double parse_seconds_option(std::string_view text, std::string_view option, double min,
+                                   double max) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "seconds %g..%g, e.g. 60 or 0.25", min, max);
+  return parse_decimal_option(text, option, min, max, buf);
 }
 
 /// Declares an integer option bound to `target` that is parsed by
@@ -105,6 +113,31 @@ inline CLI::Option* add_seconds_option(CLI::App* cmd, const std::string& name, d
       help);
   opt->type_name("SECONDS");
   return opt;
+}
+
+/// Declares a plain decimal option (parse_decimal_option) bound to `target`.
+inline CLI::Option* add_decimal_option(CLI::App* cmd, const std::string& name, double& target,
+                                       const std::string& help, double min, double max,
+                                       const std::string& expected) {
+  std::string flag = name.substr(0, name.find(','));
+  auto* opt = cmd->add_option_function<std::string>(
+      name,
+      [&target, flag, min, max, expected](const std::string& text) {
+        target = parse_decimal_option(text, flag, min, max, expected);
+      },
+      help);
+  opt->type_name("NUMBER");
+  return opt;
+}
+
+/// For a name option (a directory, a file): an empty value is refused, where
+/// it would have fallen back to the default without a word.
+inline CLI::Validator non_empty_name(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& v) -> std::string {
+        return v.empty() ? "needs " + what + " (got an empty one)" : "";
+      },
+      "");
 }
 
 }  // namespace loom

@@ -19,7 +19,6 @@ struct VerifyArgs {
   std::string query;     ///< --query
   bool list_queries = false;
   bool json = false;
-  std::optional<std::string> checkpoint;  ///< --checkpoint FILE for long runs
 };
 
 /// Runs an exhaustive property check; throws InputError for an unknown property.

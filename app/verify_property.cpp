@@ -15,8 +15,6 @@ void run_property_check(const VerifyArgs& args, std::ostream& out, std::ostream&
   if (args.property != "termination" && args.property != "drawless")
     throw InputError("unknown property '" + detail::printable(args.property) +
                      "' (known: termination, drawless)");
-  if (args.checkpoint)
-    throw InputError("verify --property does not use --checkpoint (runs restart from scratch)");
   auto g = make_game(args.game, args.size, args.rules);
   solver::PropertyOptions o;
   o.tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;

@@ -66,6 +66,9 @@ void validate_shape(const nlohmann::json& p) {
   const std::string tm = p["to_move"].get<std::string>();
   if (tm != "black" && tm != "white") throw InputError(who + ": to_move is not black or white");
   need("question", str, "a string");
+  const std::string q = p["question"].get<std::string>();
+  if (q != "win" && q != "best" && q != "roll")
+    throw InputError(who + ": question '" + clip_token(q) + "' is not win, best or roll");
   need("answer", str, "a string");
   need(
       "moves", [](const nlohmann::json& v) { return v.is_array(); }, "an array");
@@ -73,6 +76,15 @@ void validate_shape(const nlohmann::json& p) {
     if (!e.is_object() || !e.contains("move") || !e["move"].is_string() || !e.contains("value") ||
         !(e["value"].is_string() || e["value"].is_number()))
       throw InputError(who + ": a 'moves' entry is not {\"move\": TOKEN, \"value\": V}");
+    if (e["value"].is_string()) {
+      const std::string v = e["value"].get<std::string>();
+      if (v != "win" && v != "loss" && v != "draw" && v != "stall")
+        throw InputError(who + ": move '" + clip_token(e["move"].get<std::string>()) +
+                         "': value '" + clip_token(v) + "' is not win, loss, draw or stall");
+    }
+    if (e.contains("position") && !e["position"].is_string())
+      throw InputError(who + ": move '" + clip_token(e["move"].get<std::string>()) +
+                       "': 'position' is not a string");
   }
   need(
       "line", [](const nlohmann::json& v) { return v.is_array(); }, "an array");

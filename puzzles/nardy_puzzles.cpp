@@ -207,8 +207,18 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
     const std::string tok = e["move"].get<std::string>();
     if (!listed.emplace(tok, e).second)
       return fail("turn '" + clip_token(tok) + "' is listed twice");
-    if (!result_of.count(tok))
+    const auto it = result_of.find(tok);
+    if (it == result_of.end())
       return fail("listed turn '" + clip_token(tok) + "' is not a result of the roll");
+    // A listed position after the turn is a claim like the others (it was
+    // never read: any string passed).
+    if (e.contains("position")) {
+      const Position listed_pos = Position::parse(e["position"].get<std::string>());
+      if (listed_pos != it->second)
+        return fail("turn '" + tok + "': the listed position " +
+                    clip_token(e["position"].get<std::string>()) + " is not its result " +
+                    it->second.to_string());
+    }
   }
   for (const auto& [tok, pos2] : result_of)
     if (!listed.count(tok)) return fail("the turn '" + tok + "' is missing from the list");

@@ -315,6 +315,9 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
     rep.note = "stopped at the position limit (" + with_commas(o.max_positions) +
                " positions): every line of " + std::to_string(r.depth_complete()) +
                " plies was stored, " + with_commas(r.expanded()) + " positions expanded";
+    // Every opening is listed, none solved (docs/cli.md: the rest null).
+    for (const auto& b : opening_branches(root, o.symmetry))
+      rep.openings.push_back({b.name, b.count, Value{}, -1});
     if (!o.checkpoint.empty()) save();
     return rep;
   }

@@ -586,9 +586,14 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
   p = gadur;
   p["moves"][0]["move"] = raw;
   check_one("move", p, "listed move '" + shown + "' is not legal");
+  // A question that is none of the three is malformed (exit 2), not a
+  // wrong claim.
   p = gadur;
   p["question"] = raw;
-  check_one("question", p, "question '" + shown + "'");
+  write_lines(dir + "/question.jsonl", {p});
+  testing::check_bad_inputs({{{"puzzle", "check", dir + "/question.jsonl"},
+                              "puzzle " + id + ": question '" + shown +
+                                  "' is not win, best or roll"}});
   // Long Nardy: a bad dice is malformed, named once.
   p = nardy;
   p["dice"] = "7\n9";
@@ -820,11 +825,49 @@ TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
   auto bad = run({"puzzle", "check", dir + "/bad.jsonl"});
   CHECK(bad.code == 1);
   CHECK(bad.err.find(ps[0]["id"].get<std::string>()) != std::string::npos);
+  // Each turn's listed position is a claim too: it was never read.
+  auto wrong = puzzles::read_puzzles(dir + "/out");
+  const std::string other = wrong[0]["moves"][1]["position"].get<std::string>();
+  wrong[0]["moves"][0]["position"] = other;
+  write_lines(dir + "/wrongpos.jsonl", wrong);
+  auto wp = run({"puzzle", "check", "--no-spec", dir + "/wrongpos.jsonl"});
+  CHECK(wp.code == 1);
+  CHECK(wp.err.find("the listed position " + other.substr(0, 40)) != std::string::npos);
+  wrong[0]["moves"][0]["position"] = "garbage";
+  write_lines(dir + "/garbagepos.jsonl", wrong);
+  CHECK(run({"puzzle", "check", "--no-spec", dir + "/garbagepos.jsonl"}).code == 2);
+  wrong[0]["moves"][0]["position"] = 5;
+  write_lines(dir + "/numberpos.jsonl", wrong);
+  testing::check_bad_inputs({{{"puzzle", "check", dir + "/numberpos.jsonl"},
+                              "'position' is not a string"}});
+  // A puzzle names every rule in force (CONVENTIONS.md); a missing one was
+  // read as its default.
+  auto norules = puzzles::read_puzzles(dir + "/out");
+  norules[0]["rules"].erase("block");
+  write_lines(dir + "/norules.jsonl", norules);
+  testing::check_bad_inputs({{{"puzzle", "check", dir + "/norules.jsonl"},
+                              "'rules' lacks 'block' (a puzzle names every rule in force)"}});
   ps[0]["position"] = "W:1,2,3";
   write_lines(dir + "/malformed.jsonl", ps);
   auto mal = run({"puzzle", "check", dir + "/malformed.jsonl"});
   CHECK(mal.code == 2);
   CHECK(lines(mal.err).size() == 1);
+  // A make that finds no puzzle writes nothing (an empty collection is one
+  // check refuses) and says so with exit 1; nardy refuses --max-positions.
+  auto none = run({"puzzle", "make", "nardy", "--min-gap", "0.99", "--max-games", "3", "--count",
+                   "1", "--seed", "1", "--db", dir + "/db", "--out", dir + "/none"});
+  CHECK(none.code == 1);
+  CHECK(none.err.find("no puzzle found, nothing written: 0 puzzles from 3 games") !=
+        std::string::npos);
+  CHECK(!std::filesystem::exists(dir + "/none/puzzles.jsonl"));
+  CHECK(!std::filesystem::exists(dir + "/none/puzzles.progress"));
+  testing::check_bad_inputs(
+      {{{"puzzle", "make", "nardy", "--max-positions", "5", "--count", "1", "--seed", "1", "--out",
+         dir + "/mp"},
+        "--max-positions is not used by nardy"},
+       {{"puzzle", "make", "gadur", "--size", "2", "--max-games", "0", "--count", "1", "--seed",
+         "1", "--out", dir + "/mg"},
+        "--max-games"}});
 }
 
 TEST_CASE("Enfargar 9: loom puzzle check confirms a 206-stone puzzle, Z3 step included (slow)",

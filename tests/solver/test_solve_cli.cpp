@@ -91,6 +91,21 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "2", "--max-positions", "-1"}, "--max-positions"},
       {{"solve", "gadur", "--size", "2", "--method", "dfs", "--max-nodes", "-5"}, "--max-nodes"},
       {{"solve", "gadur", "--size", "2", "--checkpoint-interval", "0"}, "--checkpoint-interval"},
+      // Limits a method does not read were ignored: the run was unbounded.
+      {{"solve", "gadur", "--size", "2", "--max-positions", "0"}, "--max-positions"},
+      {{"solve", "fiodar", "--size", "2", "--max-nodes", "0"}, "--max-nodes"},
+      {{"solve", "fiodar", "--size", "2", "--max-positions", "5"},
+       "--max-positions is not used by --method dfs, this game's default method (it bounds "
+       "retrograde)"},
+      {{"solve", "gadur", "--size", "2", "--max-nodes", "5"},
+       "--max-nodes is not used by --method retrograde, this game's default method"},
+      {{"solve", "gadur", "--size", "2", "--method", "retrograde", "--table-mb", "5"},
+       "--table-mb is not used by --method retrograde ("},
+      {{"solve", "gadur", "--size", "2", "--kept-mb", "5"}, "--kept-mb is not used by"},
+      {{"solve", "gadur", "--size", "2", "--method", "dense", "--max-positions", "5"},
+       "--max-positions is not used by --method dense"},
+      {{"solve", "gadur", "--size", "2", "--checkpoint-interval", "5"},
+       "--checkpoint-interval: only with --checkpoint"},
       {{"solve", "gadur", "--size", "2", "--record", "b2 b2"}, "move 2"},
       {{"solve", "nosuchgame"}, "unknown game"},
       {{"solve", "nardy"}, "dice game"},
@@ -98,15 +113,23 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "2", "--pie"}, "--pie"},
       {{"solve", "fiodar", "--size", "2", "--pie", "--record", "a1"}, "--pie"},
       {{"verify", "gadur", "--size", "2", "--property", "bogus"}, "unknown property"},
+      // verify's --help offered --checkpoint, which every mode refused.
       {{"verify", "gadur", "--size", "2", "--property", "termination", "--checkpoint", "x"},
-       "checkpoint"},
+       "unknown option '--checkpoint' for loom verify"},
       {{"verify", "gadur", "--size", "2", "--query", "no-legal-placement", "--checkpoint", "x"},
-       "checkpoint"},
+       "unknown option '--checkpoint' for loom verify"},
+      {{"verify", "gadur", "--list-queries", "--rule", "foo=bar"},
+       "--rule is not used by --list-queries"},
       // Long Nardy's exact solver takes none of the search options.
       {{"solve", "nardy", "--rule", "checkers=1", "--method", "dfs"}, "--method"},
       {{"solve", "nardy", "--rule", "checkers=1", "--checkpoint", "x"}, "--checkpoint"},
       {{"solve", "nardy", "--rule", "checkers=1", "--max-nodes", "1"}, "--max-nodes"},
       {{"solve", "nardy", "--rule", "checkers=1", "--pie"}, "--pie"},
+      // An empty --db fell back to the default cache without a word.
+      {{"solve", "nardy", "--rule", "checkers=1", "--db", ""},
+       "--db: needs a directory name (got an empty one)"},
+      {{"puzzle", "make", "nardy", "--count", "1", "--seed", "1", "--out", "x", "--db", ""},
+       "--db: needs a directory name"},
   });
 }
 
@@ -137,8 +160,7 @@ TEST_CASE("checkpoints: an interrupted solve resumes and gives the same answer",
                                         "--record", "a3 b3 b1 c2 b2 b3 d4 c1 c3",
                                         "--rule",   "capture=merge-only",
                                         "--json",   "--threads",
-                                        "1",        "--max-positions",
-                                        "0"};
+                                        "1"};
   auto plain = run(job);
   REQUIRE(plain.code == 0);
   json want = last_json(plain.out);
@@ -681,5 +703,25 @@ TEST_CASE("solve --method dfpn: node limit, checkpoint, resume, interrupt, forei
     auto r = run(bad);
     CHECK(r.code == 2);
     CHECK(r.err.find("--method dfpn") != std::string::npos);
+  }
+}
+
+TEST_CASE("a retrograde run stopped at --max-positions lists every opening unsolved",
+          "[solver][cli]") {
+  // It printed "openings": [] (docs/cli.md: the openings finished, the rest
+  // null), unlike the alpha-beta methods.
+  auto full = run({"solve", "gadur", "--size", "2", "--json"});
+  REQUIRE(full.code == 0);
+  const json want = last_json(full.out);
+  auto r = run({"solve", "gadur", "--size", "2", "--max-positions", "10", "--json"});
+  REQUIRE(r.code == 0);
+  const json j = last_json(r.out);
+  CHECK(j["complete"] == false);
+  CHECK(j["value"].is_null());
+  REQUIRE(j["openings"].size() == want["openings"].size());
+  REQUIRE(!j["openings"].empty());
+  for (size_t i = 0; i < j["openings"].size(); ++i) {
+    CHECK(j["openings"][i]["move"] == want["openings"][i]["move"]);
+    CHECK(j["openings"][i]["value"].is_null());
   }
 }
