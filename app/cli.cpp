@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -20,6 +21,32 @@ std::string one_line(std::string s) {
     if (c == '\n' || c == '\r') c = ' ';
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
+}
+
+/// Bytes outside printable ASCII as \xNN: CLI11's own messages quote the
+/// user's words raw (a terminal escape got through).
+std::string printable_bytes(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+/// The option called `name` ("--divide") of the app or any of its
+/// commands, or null.
+const CLI::Option* find_option(const CLI::App& app, const std::string& name) {
+  if (const CLI::Option* o = app.get_option_no_throw(name)) return o;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (const CLI::Option* o = find_option(*sub, name)) return o;
+  return nullptr;
 }
 
 /// Optimal string alignment distance (edits: insert, delete, substitute,
@@ -62,6 +89,21 @@ const std::map<std::string, std::string>& examples() {
        "loom verify gadur --size 2 --property termination\n  loom verify fiodar --list-queries"},
       {"edges",
        "loom edges migong --size 3 > my.edges\n  loom moves migong --size 3 --edges my.edges"},
+      {"audit",
+       "loom audit gadur --out gadur-audit\n  "
+       "loom audit enfargar --size 2 --variants --seconds 60 --out enfargar-audit --json"},
+      {"render",
+       "loom render gadur --size 3 --record \"a1 b2 c3\" --out gadur.svg\n  "
+       "loom render nardy --position W:1,1,0,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0,0,0,0 "
+       "--dice 65 --out nardy.svg"},
+      {"puzzle",
+       "loom puzzle make gadur --size 3 --count 4 --seed 1 --out gadur3\n  "
+       "loom puzzle check gadur3"},
+      {"puzzle make",
+       "loom puzzle make gadur --size 3 --count 4 --seed 1 --out gadur3\n  "
+       "loom puzzle make nardy --max-checkers 4 --count 2 --seed 1 --out nardy4"},
+      {"puzzle check",
+       "loom puzzle check gadur3\n  loom puzzle check --no-spec gadur3/puzzles.jsonl"},
   };
   return m;
 }
@@ -102,9 +144,15 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
     for (const auto& spec : all_commands()) {
       auto* sub = app.add_subcommand(spec.name, spec.help);
       actions.emplace_back(sub, spec.setup(sub));
-      if (auto it = examples().find(spec.name);
-          it != examples().end() && sub->get_footer() == app.get_footer())
-        sub->footer("Examples:\n  " + it->second);
+      // A command's examples (and its own commands': "puzzle make").
+      const auto with_examples = [&](CLI::App* c, const std::string& key) {
+        if (auto it = examples().find(key);
+            it != examples().end() && c->get_footer() == app.get_footer())
+          c->footer("Examples:\n  " + it->second);
+      };
+      with_examples(sub, spec.name);
+      for (CLI::App* c : sub->get_subcommands([](const CLI::App*) { return true; }))
+        with_examples(c, spec.name + " " + c->get_name());
       names += (names.empty() ? "" : ", ") + spec.name;
       known.push_back(spec.name);
     }
@@ -173,6 +221,22 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
             msg = (option ? "unknown option '" : "unexpected argument '") + clip_token(w) +
                   "' for loom" + path + "; try loom" + path + " --help";
         }
+      } else if (const std::string conv = "Could not convert: ";
+                 dynamic_cast<const CLI::ConversionError*>(&e) && msg.rfind(conv, 0) == 0 &&
+                 msg.find(" = ") != std::string::npos) {
+        // CLI11: "Could not convert: --divide = maybe" (a value given to a
+        // flag, raw bytes and all).
+        const size_t eq = msg.find(" = ");
+        const std::string name = msg.substr(conv.size(), eq - conv.size());
+        const std::string value = msg.substr(eq + 3);
+        const CLI::Option* opt = find_option(app, name);
+        msg = name + ": cannot read '" + clip_token(value) + "'" +
+              (opt && opt->get_expected_max() == 0
+                   ? " (a flag takes no value: write " + name + " alone)"
+                   : "");
+      } else if (const size_t at = msg.find(": At Most 1 required but received ");
+                 dynamic_cast<const CLI::ArgumentMismatch*>(&e) && at != std::string::npos) {
+        msg = msg.substr(0, at) + ": given more than once";
       } else if (dynamic_cast<const CLI::RequiredError*>(&e) && !args[0].empty() &&
                  msg.find("subcommand") != std::string::npos) {
         // CLI11 says only "A subcommand is required": name the word that
@@ -191,7 +255,7 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
           msg += " (known: " + subs + "); try loom " + args[0] + " --help";
         }
       }
-      err << "loom: " << msg << "\n";
+      err << "loom: " << printable_bytes(msg) << "\n";
       return 2;
     }
     for (auto& [sub, action] : actions)

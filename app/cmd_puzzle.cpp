@@ -265,11 +265,12 @@ std::vector<CommandSpec> puzzle_commands() {
                         uint64_t{1} << 32);
          add_int_option(mk, "--max-checkers", m->max_checkers,
                         "nardy: no side has more checkers on the board (default 6)", 1, 15);
-         mk->add_option("--min-gap", m->min_gap,
-                        "nardy: the best turn's winning chance ahead of the second best "
-                        "(default 0.02)")
-             ->check(CLI::Range(1e-6, 0.999));
-         mk->add_option("--db", m->db, "nardy: bear-off database directory (default cache)");
+         add_decimal_option(mk, "--min-gap", m->min_gap,
+                            "nardy: the best turn's winning chance ahead of the second best "
+                            "(default 0.02)",
+                            1e-6, 0.999, "a chance 0.000001..0.999, e.g. 0.02");
+         mk->add_option("--db", m->db, "nardy: bear-off database directory (default cache)")
+             ->check(non_empty_name("a directory name"));
          add_int_option(mk, "--max-games", m->max_games,
                         "give up after this many candidate games (default 40 per puzzle; "
                         "nardy 200)",

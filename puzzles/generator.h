@@ -171,6 +171,10 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   cc.tty = opt.tty;
   cc.checkpoint_interval = opt.checkpoint_interval;
   cc.stop_after = opt.stop_after;
+  // Ctrl-C or SIGTERM: the progress is saved at the next game boundary
+  // and the run exits 130 (it was killed, losing the games since the last
+  // save, with 130 or 143).
+  cc.catch_signals = !opt.progress_file.empty();
   solver::RunControl ctl(cc);
   MakeReport rep;
   detail::Rng rng(opt.seed);
@@ -294,7 +298,7 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
     if (!opt.progress_file.empty() && ctl.checkpoint_due()) save();
     if (ctl.stop_requested() && g < max_games && static_cast<int>(found.size()) < opt.count) {
       // Saved just above (a stop makes the checkpoint due).
-      throw Interrupted("stopped after " + std::to_string(g) + " games (--stop-after)" +
+      throw Interrupted("stopped after " + std::to_string(g) + " games" +
                         (!opt.progress_file.empty() ? "; rerun the same command to resume" : ""));
     }
   }

@@ -309,6 +309,10 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
   cc.tty = mo.tty;
   cc.checkpoint_interval = mo.checkpoint_interval;
   cc.stop_after = mo.stop_after;
+  // Ctrl-C or SIGTERM: the progress is saved at the next game boundary
+  // and the run exits 130 (it was killed, losing the games since the last
+  // save, with 130 or 143).
+  cc.catch_signals = !mo.progress_file.empty();
   solver::RunControl ctl(cc);
   MakeReport rep;
   detail::Rng rng(mo.seed);
@@ -512,7 +516,7 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
     if (keep && ctl.checkpoint_due()) save();
     if (ctl.stop_requested() && g < max_games && static_cast<int>(found.size()) < mo.count) {
       // Saved just above (a stop makes the checkpoint due).
-      throw Interrupted("stopped after " + std::to_string(g) + " games (--stop-after)" +
+      throw Interrupted("stopped after " + std::to_string(g) + " games" +
                         (keep ? "; rerun the same command to resume" : ""));
     }
   }

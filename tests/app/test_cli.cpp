@@ -92,12 +92,54 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       {{"--bogus", "perft", "gadur", "--depth", "1"},
        "unknown option '--bogus' before the command; options follow it (loom perft --bogus)"},
       {{"perft", "gadur", "--depth", "1", "-5"}, "unexpected argument '-5' for loom perft"},
+      // CLI11's own wording, with the user's bytes raw.
+      {{"perft", "gadur", "--size", "2", "--depth", "1", "--divide=m\x1b[31"},
+       "--divide: cannot read 'm\\x1b[31' (a flag takes no value: write --divide alone)"},
+      {{"moves", "gadur", "--size", "2", "--size", "3"}, "--size: given more than once"},
+      {{"solve", "gadur", "--size", "2", "--method", "\x1b[31mRED"},
+       "--method: '\\x1b[31mRED' is not a method"},
+      {{"puzzle", "make", "nardy", "--min-gap", "abc", "--count", "1", "--seed", "1", "--out", "x"},
+       "--min-gap: 'abc' is not a decimal number (expected a chance 0.000001..0.999, e.g. 0.02)"},
+      {{"puzzle", "make", "nardy", "--min-gap", "1e-3", "--count", "1", "--seed", "1", "--out",
+        "x"},
+       "--min-gap: '1e-3' is not a decimal number"},
+      {{"solve", "gadur", "--size", "2", "--checkpoint-interval", "-1"},
+       "--checkpoint-interval: '-1' is negative"},
       {{"solve", "gadur", "--size", "2", "--method", ""}, "--method: '' is not a method (auto,"},
       {{"moves", "fiodar", "--size", "3", "--record", "c3 c3"}, "move 2 'c3'"},
       {{"moves", "gadur", "--setup", "d4 c3"}, "--setup"},
       {{"moves", "gadur", "--edges", "/nonexistent"}, "--edges"},
       {{"moves", "gadur", "--position", "W:0"}, "--position"},
   });
+}
+
+TEST_CASE("every command's help shows examples", "[cli]") {
+  // audit, render and puzzle make/check showed none, only the top-level
+  // footer that points back at COMMAND --help.
+  for (const std::vector<std::string>& cmd :
+       std::vector<std::vector<std::string>>{{"moves"},
+                                             {"perft"},
+                                             {"show"},
+                                             {"rules"},
+                                             {"score"},
+                                             {"play"},
+                                             {"solve"},
+                                             {"verify"},
+                                             {"edges"},
+                                             {"audit"},
+                                             {"render"},
+                                             {"puzzle"},
+                                             {"puzzle", "make"},
+                                             {"puzzle", "check"}}) {
+    auto args = cmd;
+    args.push_back("--help");
+    auto r = run(args);
+    INFO(cmd.back());
+    CHECK(r.code == 0);
+    const size_t at = r.out.find("Examples:\n  loom " + cmd[0]);
+    CHECK(at != std::string::npos);
+    CHECK(r.out.find("for a command's options and examples") == std::string::npos);
+  }
 }
 
 TEST_CASE("help exits 0", "[cli]") {

@@ -12,6 +12,7 @@
 // and "is corrupt" told apart.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <utility>
 
 #include "puzzles/progress.h"
@@ -438,5 +440,31 @@ TEST_CASE("puzzle make nardy: SIGKILL at random moments, rerun, the uninterrupte
   CHECK(summary(final_out) == summary(plain_out));
   CHECK(collection(out) == want);
   CHECK_FALSE(fs::exists(out + "/puzzles.progress"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("puzzle make: SIGTERM saves the progress and exits 130, as Ctrl-C does",
+          "[puzzles][resume][kill]") {
+  // It was killed by SIGTERM (status 143; Ctrl-C: 130 from the shell),
+  // losing the games since the last periodic save.
+  const std::string dir = temp_dir("term");
+  const std::string out = dir + "/out";
+  // Far more puzzles than the run lives for.
+  const auto args = with(replace(replace(kGadur, "--count", "1000"), "--max-games", "100000"),
+                         {"--out", out, "--checkpoint-interval", "1000"});
+  loom::testing::ChildProcess c(LOOM_BIN, args, dir + "/run");
+  // Started (the output directory is made before the first game).
+  for (int i = 0; i < 20000 && !fs::exists(out); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(c.running());
+  ::kill(c.pid, SIGTERM);
+  const int st = c.wait();
+  INFO(c.err());
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 130);
+  CHECK(c.err().find("rerun the same command to resume") != std::string::npos);
+  // Saved on the way out although no periodic save was due (interval 1000 s).
+  CHECK(fs::exists(out + "/puzzles.progress"));
   fs::remove_all(dir);
 }

@@ -591,9 +591,9 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
   p = gadur;
   p["question"] = raw;
   write_lines(dir + "/question.jsonl", {p});
-  testing::check_bad_inputs({{{"puzzle", "check", dir + "/question.jsonl"},
-                              "puzzle " + id + ": question '" + shown +
-                                  "' is not win, best or roll"}});
+  testing::check_bad_inputs(
+      {{{"puzzle", "check", dir + "/question.jsonl"},
+        "puzzle " + id + ": question '" + shown + "' is not win, best or roll"}});
   // Long Nardy: a bad dice is malformed, named once.
   p = nardy;
   p["dice"] = "7\n9";
@@ -838,8 +838,8 @@ TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
   CHECK(run({"puzzle", "check", "--no-spec", dir + "/garbagepos.jsonl"}).code == 2);
   wrong[0]["moves"][0]["position"] = 5;
   write_lines(dir + "/numberpos.jsonl", wrong);
-  testing::check_bad_inputs({{{"puzzle", "check", dir + "/numberpos.jsonl"},
-                              "'position' is not a string"}});
+  testing::check_bad_inputs(
+      {{{"puzzle", "check", dir + "/numberpos.jsonl"}, "'position' is not a string"}});
   // A puzzle names every rule in force (CONVENTIONS.md); a missing one was
   // read as its default.
   auto norules = puzzles::read_puzzles(dir + "/out");
@@ -861,13 +861,12 @@ TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
         std::string::npos);
   CHECK(!std::filesystem::exists(dir + "/none/puzzles.jsonl"));
   CHECK(!std::filesystem::exists(dir + "/none/puzzles.progress"));
-  testing::check_bad_inputs(
-      {{{"puzzle", "make", "nardy", "--max-positions", "5", "--count", "1", "--seed", "1", "--out",
-         dir + "/mp"},
-        "--max-positions is not used by nardy"},
-       {{"puzzle", "make", "gadur", "--size", "2", "--max-games", "0", "--count", "1", "--seed",
-         "1", "--out", dir + "/mg"},
-        "--max-games"}});
+  testing::check_bad_inputs({{{"puzzle", "make", "nardy", "--max-positions", "5", "--count", "1",
+                               "--seed", "1", "--out", dir + "/mp"},
+                              "--max-positions is not used by nardy"},
+                             {{"puzzle", "make", "gadur", "--size", "2", "--max-games", "0",
+                               "--count", "1", "--seed", "1", "--out", dir + "/mg"},
+                              "--max-games"}});
 }
 
 TEST_CASE("Enfargar 9: loom puzzle check confirms a 206-stone puzzle, Z3 step included (slow)",
