@@ -7,6 +7,8 @@
 #include "app/command.h"
 #include "app/game_nardy.h"
 #include "app/int_option.h"
+#include "app/solve_output.h"
+#include "app/typed_game.h"
 #include "model/common/errors.h"
 #include "model/common/zobrist.h"
 
@@ -52,25 +54,35 @@ void play_nardy(const NardyGame& g, uint64_t seed, int max_turns, bool positions
   out << "final: " << p.to_string() << "\n";
 }
 
-void play_generic(AnyGame& g, uint64_t seed, int max_turns, std::ostream& out) {
+void play_generic(AnyGame& g, const GameArgs& ga, uint64_t seed, int max_turns, std::ostream& out) {
   uint64_t state = seed;
-  out << g.game_name() << ", seed " << seed << "\n";
-  int ply = 0;
+  // The whole job (size, rules, set-up, record): the printed game replays
+  // from it, its moves numbered on from the record's.
+  Color mover = Color::kBlack;
+  visit_state(g, [&](const auto& s) {
+    if constexpr (requires { s.to_move(); }) mover = s.to_move();
+  });
+  const std::string setup = ga.given("--setup") && ga.start.setup ? *ga.start.setup : "";
+  const std::optional<int> size = ga.given("--size") ? std::optional<int>(ga.size) : std::nullopt;
+  out << job_info(ga.game, size, ga.rules, setup, ga.record, mover).headline() << ", seed " << seed
+      << "\n";
+  int ply = static_cast<int>(detail::split_ws(ga.record).size()), played = 0;
   while (true) {
     auto tokens = g.legal_tokens();
     if (tokens.empty()) break;
-    if (ply == max_turns) {
-      out << "stopped after " << ply << " moves without an end (--max-turns)\n";
+    if (played == max_turns) {
+      out << "stopped after " << played << " moves without an end (--max-turns)\n";
       return;
     }
     const auto& t = tokens[uniform(state, static_cast<uint32_t>(tokens.size()))];
     g.play(t, ++ply);
+    ++played;
     out << ply << ". " << t << "\n";
   }
   std::string result = outcome_name(g.outcome().kind);
   if (g.game_name() == "migong")  // its sides are Blue and Yellow (RULES.md section 5)
     result = result == "black" ? "Blue" : result == "white" ? "Yellow" : result;
-  out << "result: " << result << " after " << ply << " moves\n";
+  out << "result: " << result << " after " << played << " moves\n";
 }
 
 }  // namespace
@@ -97,7 +109,7 @@ std::vector<CommandSpec> play_commands() {
                       if (auto* n = dynamic_cast<NardyGame*>(g.get()))
                         play_nardy(*n, *seed, *max_turns, *positions, out);
                       else
-                        play_generic(*g, *seed, *max_turns, out);
+                        play_generic(*g, *ga, *seed, *max_turns, out);
                     });
                   }});
   return cmds;

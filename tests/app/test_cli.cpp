@@ -142,6 +142,33 @@ TEST_CASE("every command's help shows examples", "[cli]") {
   }
 }
 
+TEST_CASE("play on a board game names the job and numbers on from the record", "[cli]") {
+  // The header said only "fiodar, seed 1" and the numbering restarted at 1,
+  // so a game played from a record or set-up could not be replayed.
+  auto r = run({"play", "gadur", "--size", "2", "--record", "a1 b3", "--seed", "4"});
+  REQUIRE(r.code == 0);
+  const auto ls = lines(r.out);
+  REQUIRE(ls.size() >= 3);
+  CHECK(ls[0] ==
+        "gadur side 2 (exception=whole capture=any), after \"a1 b3\", black to move, seed 4");
+  CHECK(ls[1].rfind("3. ", 0) == 0);
+  // The record plus the printed moves is the whole game: no move is left.
+  std::string record = "a1 b3";
+  size_t played = 0;
+  for (size_t i = 1; i + 1 < ls.size(); ++i) {
+    CHECK(ls[i].rfind(std::to_string(i + 2) + ". ", 0) == 0);
+    record += " " + ls[i].substr(ls[i].find(' ') + 1);
+    ++played;
+  }
+  CHECK(ls.back().find("after " + std::to_string(played) + " moves") != std::string::npos);
+  auto end = run({"moves", "gadur", "--size", "2", "--record", record});
+  CHECK(end.code == 0);
+  CHECK(end.out.empty());
+  auto f = run({"play", "fiodar", "--size", "2", "--setup", "a1 b2", "--max-turns", "2"});
+  REQUIRE(f.code == 0);
+  CHECK(lines(f.out)[0].find("setup \"a1 b2\", from the start") != std::string::npos);
+}
+
 TEST_CASE("help exits 0", "[cli]") {
   CHECK(run({"--help"}).code == 0);
   auto r = run({"perft", "--help"});
