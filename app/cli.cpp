@@ -158,7 +158,7 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     // A first word that is no command and no option: name it, list the
     // commands and suggest the nearest.
-    if (!args.empty() && !args[0].empty() && args[0][0] != '-' &&
+    if (!args.empty() && (args[0].empty() || args[0][0] != '-') &&
         std::find(known.begin(), known.end(), args[0]) == known.end()) {
       std::string msg = "unknown command '" + clip_token(args[0]) + "' (known: " + names + ")";
       std::string best;
@@ -195,12 +195,12 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
       } else if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
         // CLI11 lists the leftover words (in reverse order): name the first
         // and the command it was given to.
-        std::string path;
+        std::vector<std::string> chain;  // the commands selected, outermost first
         for (const CLI::App* a = &app;;) {
           const auto subs = a->get_subcommands();
           if (subs.empty()) break;
           a = subs.front();
-          path += " " + a->get_name();
+          chain.push_back(a->get_name());
         }
         const std::vector<std::string> extra = app.remaining(true);
         if (!extra.empty()) {
@@ -208,18 +208,27 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
           // "-5" is a stray number, not an option.
           const bool option = w.size() > 1 && w[0] == '-' &&
                               !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
-          // A word before the command belongs to loom itself, not to it.
-          const auto at = [&](const std::string& word) {
-            return std::find(args.begin(), args.end(), word) - args.begin();
-          };
-          const bool before = !path.empty() && at(w) < at(path.substr(1, path.find(' ', 1) - 1));
-          if (before)
-            msg = (option ? "unknown option '" : "unexpected argument '") + clip_token(w) +
-                  "' before the command; options follow it (loom" + path + " " + clip_token(w) +
-                  "); try loom --help";
+          // The word belongs to the innermost command named before it
+          // ("loom puzzle --json check": puzzle's; "loom --bogus perft":
+          // loom's own).
+          const auto word_at = std::find(args.begin(), args.end(), w);
+          std::string path;
+          auto from = args.begin();
+          for (const std::string& name : chain) {
+            const auto it = std::find(from, args.end(), name);
+            if (it >= word_at) break;
+            path += " " + name;
+            from = it + 1;
+          }
+          const std::string what =
+              (option ? "unknown option '" : "unexpected argument '") + clip_token(w) + "'";
+          if (path.empty() && !chain.empty())
+            msg = what + " before the command" +
+                  (option ? "; options follow it (loom " + chain.front() + " " + clip_token(w) + ")"
+                          : std::string()) +
+                  "; try loom --help";
           else
-            msg = (option ? "unknown option '" : "unexpected argument '") + clip_token(w) +
-                  "' for loom" + path + "; try loom" + path + " --help";
+            msg = what + " for loom" + path + "; try loom" + path + " --help";
         }
       } else if (const std::string conv = "Could not convert: ";
                  dynamic_cast<const CLI::ConversionError*>(&e) && msg.rfind(conv, 0) == 0 &&
@@ -237,6 +246,11 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
       } else if (const size_t at = msg.find(": At Most 1 required but received ");
                  dynamic_cast<const CLI::ArgumentMismatch*>(&e) && at != std::string::npos) {
         msg = msg.substr(0, at) + ": given more than once";
+      } else if (const size_t req = msg.find(": 1 required ");
+                 dynamic_cast<const CLI::ArgumentMismatch*>(&e) && req != std::string::npos &&
+                 msg.size() > 8 && msg.compare(msg.size() - 8, 8, " missing") == 0) {
+        // "--db: 1 required TEXT missing" (`--db=` with nothing after it).
+        msg = msg.substr(0, req) + ": needs a value";
       } else if (dynamic_cast<const CLI::RequiredError*>(&e) && !args[0].empty() &&
                  msg.find("subcommand") != std::string::npos) {
         // CLI11 says only "A subcommand is required": name the word that

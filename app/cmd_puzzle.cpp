@@ -151,10 +151,47 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
       << "/index.html\n";
 }
 
+/// A board puzzle's start position (before its record), with its size,
+/// rules and set-up checked, and every record token one of the game's move
+/// tokens (an illegal move is the checker's to find: a claim, exit 1; a token
+/// that is no move at all is malformed input, exit 2).
+std::unique_ptr<AnyGame> board_of(const nlohmann::json& p, const std::string& id) {
+  std::vector<std::string> rules;
+  for (const auto& [k, v] : p["rules"].items()) rules.push_back(k + "=" + v.get<std::string>());
+  // A Fiodar set-up is placed on the empty board before the record, as
+  // `--setup` places it (the same code: two distinct points, Black's
+  // then White's); a bad one is malformed input.
+  StartOptions start;
+  start.setup_name = "setup";
+  if (p.contains("setup")) start.setup = p["setup"].get<std::string>();
+  std::unique_ptr<AnyGame> g;
+  try {
+    g = make_game(p["game"].get<std::string>(), p["size"].get<int>(), rules, start);
+  } catch (const InputError& e) {
+    throw InputError("puzzle " + id + ": " + e.what());
+  }
+  const std::string record = p["record"].get<std::string>();
+  const auto tokens = detail::split_ws(record);  // views into `record`
+  visit_state(*g, [&](const auto& s) {
+    if constexpr (puzzles::kPuzzleState<std::remove_cvref_t<decltype(s)>>) {
+      for (size_t i = 0; i < tokens.size(); ++i)
+        if (!s.parse_move(tokens[i]))
+          throw InputError("puzzle " + id + ": record move " + std::to_string(i + 1) + " '" +
+                           clip_token(tokens[i]) + "' is not a " + g->game_name() + " move token");
+    } else {
+      throw InputError("puzzle " + id + ": " + kBoards);
+    }
+  });
+  return g;
+}
+
 void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   // Read and shape-check everything first: malformed input is exit 2
   // whatever else the files hold.
   std::vector<nlohmann::json> all;
+  // Each board puzzle's start position (null for Long Nardy), built here so
+  // that a bad size, rule, set-up or record token is found in this pass.
+  std::vector<std::unique_ptr<AnyGame>> games;
   for (const auto& path : a.paths) {
     auto ps = puzzles::read_puzzles(path);
     // "0 of 0 puzzles confirmed" would pass a truncated or wrong file.
@@ -182,6 +219,7 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
       if (!ids.insert(id).second)
         throw InputError("puzzle file '" + clip_token(path, 200) + "': the id '" + id +
                          "' is used by more than one puzzle");
+      games.push_back(p["game"] == "nardy" ? nullptr : board_of(p, id));
       all.push_back(std::move(p));
     }
   }
@@ -208,26 +246,10 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
       }
       continue;
     }
-    std::vector<std::string> rules;
-    for (const auto& [k, v] : p["rules"].items()) rules.push_back(k + "=" + v.get<std::string>());
-    // A Fiodar set-up is placed on the empty board before the record, as
-    // `--setup` places it (the same code: two distinct points, Black's
-    // then White's); a bad one is malformed input.
-    StartOptions start;
-    start.setup_name = "setup";
-    if (p.contains("setup")) start.setup = p["setup"].get<std::string>();
-    std::unique_ptr<AnyGame> g;
-    try {
-      g = make_game(game, p["size"].get<int>(), rules, start);
-    } catch (const InputError& e) {
-      throw InputError("puzzle " + id + ": " + e.what());
-    }
-    visit_state(*g, [&](const auto& s) {
-      using S = std::remove_cvref_t<decltype(s)>;
-      if constexpr (puzzles::kPuzzleState<S>)
+    const AnyGame& g = *games[&p - all.data()];
+    visit_state(g, [&](const auto& s) {
+      if constexpr (puzzles::kPuzzleState<std::remove_cvref_t<decltype(s)>>)
         r = puzzles::check_puzzle(s, p, co);
-      else
-        throw InputError("puzzle " + id + ": " + kBoards);
     });
     if (!r.confirmed) {
       ++failed;

@@ -97,7 +97,9 @@ std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const st
   if (pie) return "dfs";
   std::string name = method;
   visit_state(g, [&](const auto& s) {
-    if constexpr (requires { solver::resolved_method(s, o); }) {  // not Long Nardy's
+    // The solver's width (larger boards are refused by the solve itself, with
+    // the reason; Long Nardy has its own solver).
+    if constexpr (kWidthOf<decltype(s)> == 1) {
       const Method m = solver::resolved_method(s, o);
       for (const auto& [n, x] : kMethodNames)
         if (x == m) name = n;
@@ -109,7 +111,8 @@ std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const st
 /// Options that only some methods read, refused (not ignored) by the others:
 /// a user who bounds a run by a limit its method does not read would get an
 /// unbounded run.
-void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen) {
+void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen, bool partitioned) {
+  if (run == "auto") return;  // a board too large for the solver: refused by it
   struct Use {
     const char* option;
     std::vector<std::string> methods;
@@ -129,6 +132,11 @@ void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen) {
     if (ga.given(u.option) && std::find(u.methods.begin(), u.methods.end(), run) == u.methods.end())
       throw InputError(std::string(u.option) + " is not used by --method " + run +
                        (chosen ? ", this game's default method" : "") + " (" + u.what + ")");
+  // The partitioned dense runs (docs/distributed.md) list the moves again.
+  if (run == "dense" && partitioned && ga.given("--kept-mb"))
+    throw InputError(
+        "--kept-mb is not used by --method dense with --checkpoint or under mpirun (those runs "
+        "keep no successor lists)");
   if (ga.given("--checkpoint-interval") && !ga.given("--checkpoint"))
     throw InputError("--checkpoint-interval: only with --checkpoint");
 }
@@ -270,7 +278,7 @@ std::vector<CommandSpec> solve_commands() {
            // The job's identity (checkpoints resume only the job that wrote them).
            JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
            const std::string run = method_run(*g, o, a->method, a->pie);
-           refuse_unused(*ga, run, a->method == "auto");
+           refuse_unused(*ga, run, a->method == "auto", ranks || ga->given("--checkpoint"));
            o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
                          (a->pie ? "; pie" : "") + content_inputs(*g) +
                          (ga->given("--position") ? "; position=" + ga->position : "");

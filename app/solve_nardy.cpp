@@ -28,6 +28,15 @@ std::string fixed(double x, int digits = 6) {
   return buf;
 }
 
+/// A chance or an expectation summed in doubles can land an ulp outside its
+/// range (-2.2e-16, 1.0000000000000002): printed values are clamped to it.
+double chance(double p) {
+  return std::clamp(p, 0.0, 1.0);
+}
+double points_value(double e) {
+  return std::clamp(e, -2.0, 2.0);
+}
+
 struct TurnValue {
   Position position;
   Turn turn;
@@ -35,8 +44,25 @@ struct TurnValue {
 };
 
 void print_value(const Position& p, const Options& opt, double p_win, double points,
-                 const json& expected, const std::vector<TurnValue>& turns, const NardySolveArgs& a,
+                 const json& expected, std::vector<TurnValue> turns, const NardySolveArgs& a,
                  const std::string& method, json extra, std::ostream& out) {
+  p_win = chance(p_win);
+  points = points_value(points);
+  for (auto& t : turns) t.p_win = chance(t.p_win);
+  // The turn minimising the expected turns to bear off (docs/findings.md),
+  // when the side to move has every checker home.
+  if (a.dice && !turns.empty())
+    if (auto mine = exact::home_of(p, p.to_move())) {
+      const int ri = static_cast<int>(std::find(all_rolls().begin(), all_rolls().end(), *a.dice) -
+                                      all_rolls().begin());
+      const uint32_t race = exact::OneSided::get().best_race_move(exact::home_index(*mine), ri);
+      for (const auto& t : turns)
+        if (exact::home_index(*exact::home_of(t.position, p.to_move())) == race) {
+          extra["race_turn"] = t.turn.text();
+          extra["race_p_win"] = t.p_win;
+          break;
+        }
+    }
   out << "position " << p.to_string() << " (" << color_name(p.to_move()) << " to move)\n";
   out << "p_win " << fixed(p_win) << "  points " << fixed(points) << "  (" << method << ")\n";
   for (auto it = expected.begin(); it != expected.end(); ++it)
@@ -88,14 +114,16 @@ void solve_whole_game(const Options& opt, const NardySolveArgs& a, std::ostream&
                       std::ostream& err) {
   auto f = few_checkers(opt, a, err);
   const Position start = Position::start(opt.checkers);
-  double p = *f.p_win(start), e = *f.points(start);
+  const double p = chance(*f.p_win(start)), e = points_value(*f.points(start));
   out << "Long Nardy, checkers=" << opt.checkers << ", solved from the start: " << f.states()
       << " states (" << f.configs() << " placements a side), " << f.generator_calls()
       << " generator calls, " << f.pass_couples() << " states with a forced pass, " << f.endless()
       << " endless, " << fixed(f.seconds(), 2) << " s\n";
   out << "White to move: p_win " << fixed(p, 9) << "  points " << fixed(e, 9) << "\n";
   json ops = json::array();
-  for (const auto& o : f.openings()) {
+  for (auto o : f.openings()) {
+    o.p_win = chance(o.p_win);
+    o.points = points_value(o.points);
     out << "  roll " << o.roll.name() << ": " << o.turn.text() << "  p_win " << fixed(o.p_win, 9);
     if (!(o.points_turn == o.turn)) out << "  (for points: " << o.points_turn.text() << ")";
     out << "  points " << fixed(o.points, 9) << "\n";
@@ -159,16 +187,6 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
     if (a.dice) {
       for (auto& r : exact::rank_roll(p, *a.dice, db, opt))
         turns.push_back({r.position, r.turn, r.p_win});
-      // The turn minimising the expected turns to bear off (docs/findings.md).
-      int ri = static_cast<int>(std::find(all_rolls().begin(), all_rolls().end(), *a.dice) -
-                                all_rolls().begin());
-      uint32_t race = exact::OneSided::get().best_race_move(me, ri);
-      for (const auto& t : turns)
-        if (exact::home_index(*exact::home_of(t.position, p.to_move())) == race) {
-          extra["race_turn"] = t.turn.text();
-          extra["race_p_win"] = t.p_win;
-          break;
-        }
     }
     print_value(p, opt, pw, pts, expected_turns(p), turns, a, "bear-off database", extra, out);
     return;

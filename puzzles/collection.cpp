@@ -7,6 +7,7 @@
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "model/nardy/nardy.h"
 #include "puzzles/html.h"
 #include "puzzles/puzzles.h"
 
@@ -39,6 +40,13 @@ void validate_shape(const nlohmann::json& p) {
     if (!is_type(p[key])) throw InputError(who + ": '" + key + "' is not " + what);
   };
   auto str = [](const nlohmann::json& v) { return v.is_string(); };
+  const auto parse_position = [&](const std::string& text) {
+    try {
+      (void)nardy::Position::parse(text);
+    } catch (const InputError& e) {
+      throw InputError(who + ": " + e.what());
+    }
+  };
   auto num = [](const nlohmann::json& v) { return v.is_number(); };
   need("id", str, "a string");
   need("game", str, "a string");
@@ -57,6 +65,9 @@ void validate_shape(const nlohmann::json& p) {
                        " is not Long Nardy's (0: it has one board)");
     need("position", str, "a string");
     need("dice", str, "a string");
+    // Read now, with the rest of the shape: a malformed position is exit 2
+    // whatever the other puzzles hold.
+    parse_position(p["position"].get<std::string>());
   } else {
     need("record", str, "a string");
     if (p.contains("setup") && !p["setup"].is_string())
@@ -79,12 +90,14 @@ void validate_shape(const nlohmann::json& p) {
     if (e["value"].is_string()) {
       const std::string v = e["value"].get<std::string>();
       if (v != "win" && v != "loss" && v != "draw" && v != "stall")
-        throw InputError(who + ": move '" + clip_token(e["move"].get<std::string>()) +
-                         "': value '" + clip_token(v) + "' is not win, loss, draw or stall");
+        throw InputError(who + ": a move's value '" + clip_token(v) +
+                         "' is not win, loss, draw or stall");
     }
-    if (e.contains("position") && !e["position"].is_string())
-      throw InputError(who + ": move '" + clip_token(e["move"].get<std::string>()) +
-                       "': 'position' is not a string");
+    if (e.contains("position")) {
+      if (!e["position"].is_string())
+        throw InputError(who + ": a move's 'position' is not a string");
+      if (p["game"] == "nardy") parse_position(e["position"].get<std::string>());
+    }
   }
   need(
       "line", [](const nlohmann::json& v) { return v.is_array(); }, "an array");

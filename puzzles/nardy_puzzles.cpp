@@ -216,7 +216,7 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
       const Position listed_pos = Position::parse(e["position"].get<std::string>());
       if (listed_pos != it->second)
         return fail("turn '" + tok + "': the listed position " +
-                    clip_token(e["position"].get<std::string>()) + " is not its result " +
+                    clip_token(e["position"].get<std::string>(), 100) + " is not its result " +
                     it->second.to_string());
     }
   }

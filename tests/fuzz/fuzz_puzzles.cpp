@@ -70,7 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
       puzzles::validate_file_puzzle(p);
     } catch (const InputError& e) {
-      one_line(e.what(), 512);
+      // The id (40 bytes) and a Long Nardy position (100), each byte escaped
+      // in up to 4 characters, with their words: at most about 700.
+      one_line(e.what(), 1024);
       continue;
     }
     read_fields(p);

@@ -343,3 +343,45 @@ TEST_CASE("solve nardy --rule checkers=3: a solve killed by SIGKILL resumes",
   CHECK(last_json(again.out) == j);
   fs::remove_all(dir);
 }
+
+TEST_CASE("solve nardy: chances stay in [0, 1], points in [-2, 2], the race turn on every path",
+          "[nardy][exact][cli]") {
+  // A chance summed in doubles came out as -2.2e-16 or 1.0000000000000002
+  // (points -2.0000000000000004), and the few-checker path gave no race turn.
+  const auto in_range = [](const nlohmann::json& j) {
+    CHECK(j["p_win"].get<double>() >= 0.0);
+    CHECK(j["p_win"].get<double>() <= 1.0);
+    CHECK(j["points"].get<double>() >= -2.0);
+    CHECK(j["points"].get<double>() <= 2.0);
+    if (j.contains("turns"))
+      for (const auto& t : j["turns"]) {
+        CHECK(t["p_win"].get<double>() >= 0.0);
+        CHECK(t["p_win"].get<double>() <= 1.0);
+      }
+  };
+  const std::string db = cli_dir("range").string();
+  for (const std::vector<std::string>& pos :
+       {std::vector<std::string>{"W:0,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0,0,0,0,0,2"},
+        std::vector<std::string>{"W:2,0,0,0,0,0,0,0,0,0,0,-2,0,0,0,0,0,0,0,0,0,0,0,0", "--dice",
+                                 "65"}}) {
+    std::vector<std::string> args = {"solve", "nardy", "--rule", "checkers=2", "--position"};
+    args.insert(args.end(), pos.begin(), pos.end());
+    args.insert(args.end(), {"--json", "--db", db});
+    auto r = run(args);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    in_range(last_json(r.out));
+  }
+  auto w = run({"solve", "nardy", "--rule", "checkers=2", "--position",
+                "W:0,0,0,1,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-1,-1,0,0", "--dice", "65", "--json",
+                "--db", db});
+  REQUIRE(w.code == 0);
+  const auto j = last_json(w.out);
+  CHECK(j["method"] == "few-checkers");
+  in_range(j);
+  // 6/off 4/off bears both off: the fewest turns, and the win.
+  CHECK(j["race_turn"] == "6/off 4/off");
+  CHECK(j["race_p_win"] == 1.0);
+  CHECK(w.out.find("fewest expected turns: 6/off 4/off") != std::string::npos);
+  fs::remove_all(db);
+}

@@ -580,9 +580,17 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
   json p = gadur;
   p["answer"] = raw;
   check_one("answer", p, "the answer '" + shown + "'");
+  // A record token that is no move token at all is malformed (exit 2).
   p = gadur;
   p["record"] = raw.substr(3);  // one token: "\x7fyyy..."
-  check_one("record", p, "record move 1 '\\x7f" + std::string(39, 'y') + "... (201 characters)'");
+  write_lines(dir + "/record.jsonl", {p});
+  testing::check_bad_inputs({{{"puzzle", "check", dir + "/record.jsonl"},
+                              "puzzle " + id + ": record move 1 '\\x7f" + std::string(39, 'y') +
+                                  "... (201 characters)' is not a gadur move token"}});
+  // An illegal one is a wrong claim (exit 1).
+  p = gadur;
+  p["record"] = "c3 c3";
+  check_one("illegal record", p, "record move 2 'c3' is illegal");
   p = gadur;
   p["moves"][0]["move"] = raw;
   check_one("move", p, "listed move '" + shown + "' is not legal");

@@ -102,6 +102,11 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "2", "--method", "retrograde", "--table-mb", "5"},
        "--table-mb is not used by --method retrograde ("},
       {{"solve", "gadur", "--size", "2", "--kept-mb", "5"}, "--kept-mb is not used by"},
+      {{"solve", "gadur", "--size", "2", "--method", "dense", "--checkpoint", "x.ckpt", "--kept-mb",
+        "5"},
+       "--kept-mb is not used by --method dense with --checkpoint"},
+      // A board too large for the solver says so (not that a limit is unused).
+      {{"solve", "gadur", "--size", "5", "--max-nodes", "5"}, "at most"},
       {{"solve", "gadur", "--size", "2", "--method", "dense", "--max-positions", "5"},
        "--max-positions is not used by --method dense"},
       {{"solve", "gadur", "--size", "2", "--checkpoint-interval", "5"},
