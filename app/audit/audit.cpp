@@ -161,6 +161,10 @@ json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a, c
   json j;
   j["value"] = nullptr;
   j["complete"] = false;
+  // Present (empty) when the solve does not finish in its share, too.
+  j["method"] = nullptr;
+  j["nodes"] = 0;
+  j["openings"] = json::array();
   solver::SolveOptions o;
   o.max_nodes = a.max_nodes;
   o.max_positions = a.max_positions;
@@ -507,8 +511,9 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
 
   json report;
   report["game"] = a.game;
-  report["size"] = size ? json(*size) : json(nullptr);
-  report["play_size"] = play_size ? json(*play_size) : json(nullptr);
+  // Long Nardy has one board: size 0, as in its puzzles (CONVENTIONS.md).
+  report["size"] = size ? *size : 0;
+  report["play_size"] = play_size ? *play_size : 0;
   report["seconds_budget"] = a.seconds;
   report["games_per_policy"] = a.games;
   report["seed"] = a.seed;

@@ -51,9 +51,11 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
        "font-size:90%}\n"
     << "section{border-top:2px solid #888;margin-top:1.5em}pre{background:#f6f6f6;padding:.4em}\n"
     << ".diagram{display:inline-block;margin:.5em;vertical-align:top}\n</style></head><body>\n";
-  h << "<h1>Rule audit: " << puzzles::markup_escape(game) << "</h1>\n<p>Proofs on side "
-    << text_of(r["size"]) << ", playouts on side " << text_of(r["play_size"]) << " ("
-    << r["games_per_policy"].get<int>() << " games per policy, seed " << r["seed"].dump()
+  h << "<h1>Rule audit: " << puzzles::markup_escape(game) << "</h1>\n<p>"
+    << (r["size"] == 0 ? std::string("One board (size 0)")  // Long Nardy
+                       : "Proofs on side " + text_of(r["size"]) + ", playouts on side " +
+                             text_of(r["play_size"]))
+    << " (" << r["games_per_policy"].get<int>() << " games per policy, seed " << r["seed"].dump()
     << "). Budget " << r["seconds_budget"].dump() << " s; the audit took ";
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", r["seconds"].get<double>());

@@ -209,6 +209,9 @@ TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]")
                 "end=last-roll", "--no-queries"});
   REQUIRE(r.code == 0);
   const auto rep = last_json(r.out);
+  // One board: size 0 as in its puzzles (it was null, a number elsewhere).
+  CHECK(rep["size"] == 0);
+  CHECK(rep["play_size"] == 0);
   const auto& rs = rep["rule_sets"][0];
   CHECK(rs["termination"]["holds"].is_null());
   CHECK(rs["termination"].contains("note"));
@@ -258,4 +261,20 @@ TEST_CASE("audit rejects bad arguments with one line and exit 2", "[audit]") {
       {{"audit", "gadur", "--out", "/nonexistent-loom-dir/x"},
        "cannot create the directory: No such file or directory"},
   });
+}
+
+TEST_CASE("an audit's unfinished solve keeps the solution's keys", "[audit]") {
+  // Enfargar side 3 is not solved in a fraction of 2 seconds: its solution
+  // had no openings, method or nodes keys at all (docs/cli.md lists them).
+  auto r = run({"audit", "enfargar", "--size", "3", "--play-size", "2", "--games", "2", "--seconds",
+                "2", "--no-queries", "--out", temp_dir("unfinished"), "--json"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  const auto& sol = rep["rule_sets"][0]["solution"];
+  CHECK(sol["complete"] == false);
+  CHECK(sol["value"].is_null());
+  CHECK(sol["openings"].is_array());
+  CHECK(sol.contains("method"));
+  CHECK(sol["nodes"].is_number());
+  CHECK(sol.contains("note"));
 }

@@ -452,19 +452,35 @@ TEST_CASE("puzzle make: SIGTERM saves the progress and exits 130, as Ctrl-C does
   // Far more puzzles than the run lives for.
   const auto args = with(replace(replace(kGadur, "--count", "1000"), "--max-games", "100000"),
                          {"--out", out, "--checkpoint-interval", "1000"});
-  loom::testing::ChildProcess c(LOOM_BIN, args, dir + "/run");
-  // Started (the output directory is made before the first game).
-  for (int i = 0; i < 20000 && !fs::exists(out); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  REQUIRE(c.running());
-  ::kill(c.pid, SIGTERM);
-  const int st = c.wait();
-  INFO(c.err());
-  REQUIRE(WIFEXITED(st));
-  CHECK(WEXITSTATUS(st) == 130);
-  CHECK(c.err().find("rerun the same command to resume") != std::string::npos);
-  // Saved on the way out although no periodic save was due (interval 1000 s).
-  CHECK(fs::exists(out + "/puzzles.progress"));
+  int stopped_after = -1;
+  {
+    loom::testing::ChildProcess c(LOOM_BIN, args, dir + "/run");
+    // Started: the output directory is made just before the run control
+    // (which installs the handlers) and the first game; 300 ms is ample.
+    for (int i = 0; i < 60000 && !fs::exists(out); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    REQUIRE(fs::exists(out));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(c.pid, SIGTERM);
+    int st = 0;
+    if (!c.wait_for(120, st)) {
+      c.kill_now();
+      FAIL("SIGTERM did not stop the run within 120 s");
+    }
+    INFO(c.err());
+    REQUIRE(WIFEXITED(st));
+    CHECK(WEXITSTATUS(st) == 130);
+    const std::string& err = c.err();
+    const size_t at = err.find("stopped after ");
+    REQUIRE(at != std::string::npos);
+    stopped_after = std::stoi(err.substr(at + 14));
+    CHECK(err.find("rerun the same command to resume") != std::string::npos);
+  }
+  // Saved on the way out although no periodic save was due (interval
+  // 1000 s): a rerun resumes from exactly the games played.
+  REQUIRE(fs::exists(out + "/puzzles.progress"));
+  auto again = run(with(args, {"--stop-after", "1"}));
+  CHECK(again.code == 130);
+  CHECK(resumed_games(again.err) == stopped_after);
   fs::remove_all(dir);
 }
