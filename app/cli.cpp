@@ -1,7 +1,6 @@
 #include "app/cli.h"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -21,23 +20,6 @@ std::string one_line(std::string s) {
     if (c == '\n' || c == '\r') c = ' ';
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
-}
-
-/// Bytes outside printable ASCII as \xNN: CLI11's own messages quote the
-/// user's words raw (a terminal escape got through).
-std::string printable_bytes(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    }
-  }
-  return out;
 }
 
 /// The option called `name` ("--divide") of the app or any of its
@@ -269,7 +251,9 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
           msg += " (known: " + subs + "); try loom " + args[0] + " --help";
         }
       }
-      err << "loom: " << printable_bytes(msg) << "\n";
+      // CLI11's own messages quote the user's words raw (a terminal escape
+      // got through): every byte outside printable ASCII as \xNN.
+      err << "loom: " << clip_token(msg, msg.size()) << "\n";
       return 2;
     }
     for (auto& [sub, action] : actions)
