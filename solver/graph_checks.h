@@ -173,7 +173,12 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       ctl.work(4096);
       ctl.status("termination: " + with_commas(table.size()) + " positions, line of " +
                  std::to_string(stack.size()) + " plies");
-      if (ctl.stop_requested()) throw Interrupted("interrupted while checking termination");
+      // The only stop is a deadline (loom audit's budget; nothing is
+      // saved): report how far it got, as at the position limit.
+      if (ctl.stop_requested()) {
+        r.note = "stopped by the time budget after " + with_commas(table.size()) + " positions";
+        return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+      }
     }
     if (table.size() > limit) {
       r.note = "stopped at the position limit (" + with_commas(limit) + ")";
@@ -236,7 +241,12 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
       ctl.work(4096);
       ctl.status("drawless: " + with_commas(i) + " of " + with_commas(table.size()) +
                  " positions, depth " + std::to_string(depth[i]));
-      if (ctl.stop_requested()) throw Interrupted("interrupted while checking drawless");
+      if (ctl.stop_requested()) {
+        r.note = "stopped by the time budget after exploring every line of " +
+                 std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies (" +
+                 with_commas(table.size()) + " positions)";
+        return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+      }
     }
     if (table.size() > limit) {
       r.note = "stopped at the position limit (" + with_commas(limit) +

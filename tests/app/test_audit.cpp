@@ -277,4 +277,14 @@ TEST_CASE("an audit's unfinished solve keeps the solution's keys", "[audit]") {
   CHECK(sol.contains("method"));
   CHECK(sol["nodes"].is_number());
   CHECK(sol.contains("note"));
+  // The property checks cut by the budget say how far they got (positions
+  // was 0 after half a second of work).
+  for (const char* part : {"termination", "drawless"}) {
+    INFO(part);
+    const auto& t = rep["rule_sets"][0][part];
+    CHECK(t["holds"].is_null());
+    CHECK(t["positions"].get<uint64_t>() > 0);
+    CHECK(t["note"].get<std::string>().find("stopped by the time budget after") !=
+          std::string::npos);
+  }
 }
