@@ -26,13 +26,6 @@ std::string mem_text(uint64_t bytes) {
   return buf;
 }
 
-/// The sides as the readable text names them: Migong's are Blue and Yellow
-/// (the JSON keeps "black" and "white", CONVENTIONS.md).
-std::string side_word(const std::string& game, bool black) {
-  if (game == "migong") return black ? "Blue" : "Yellow";
-  return black ? "black" : "white";
-}
-
 /// A value as a word of the readable text (Value::text() with the game's
 /// side names).
 std::string value_word(const std::string& game, const solver::Value& v) {

@@ -29,6 +29,13 @@ struct JobInfo {
   std::string headline() const;
 };
 
+/// The sides as the readable text names them: Migong's are Blue and Yellow
+/// (the JSON keeps "black" and "white", CONVENTIONS.md).
+inline std::string side_word(const std::string& game, bool black) {
+  if (game == "migong") return black ? "Blue" : "Yellow";
+  return black ? "black" : "white";
+}
+
 /// Builds the JobInfo for validated arguments (rules in force with defaults).
 JobInfo job_info(const std::string& game, std::optional<int> size,
                  const std::vector<std::string>& rules, const std::string& setup,

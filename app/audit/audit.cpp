@@ -201,9 +201,16 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
     json j{{"name", q.name}, {"summary", q.proof ? q.claim : q.summary}, {"proof", q.proof}};
     int s = q.sized ? std::clamp(size, q.min_size, q.max_size) : 0;
     if (q.sized) j["size"] = s;
+    // The rule set's own rules: a variant's answer can differ from the base's.
+    std::string rule_args;
+    for (const auto& [k, v] : rules.in_force()) rule_args += " --rule " + k + "=" + v;
+    j["command"] = "loom verify " + game + (q.sized ? " --size " + std::to_string(s) : "") +
+                   rule_args + " --query " + q.name;
+    // A query has no time limit of its own (most take well under a second
+    // on side 2; some run for minutes on larger sides).
     if (budget.left() < 30) {
       j["result"] = nullptr;
-      j["note"] = "skipped: less than 30 s of the budget left";
+      j["note"] = "skipped: less than 30 s of the audit's budget left (run the command)";
       arr.push_back(j);
       continue;
     }
@@ -213,8 +220,6 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
       if (q.proof) j["proved"] = !ans.witness;
       if (ans.record) j["witness"] = join(*ans.record) + (ans.move.empty() ? "" : " " + ans.move);
       j["seconds"] = ans.seconds;
-      j["command"] = "loom verify " + game + (q.sized ? " --size " + std::to_string(s) : "") +
-                     " --query " + q.name;
     } catch (const std::exception& e) {
       j["result"] = nullptr;
       j["note"] = e.what();
@@ -222,6 +227,16 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
     arr.push_back(j);
   }
   return arr;
+}
+
+/// A drawing (AnyGame::show) without its line counting the legal moves
+/// ("white to move, 6 legal placements"): the board, score and result.
+std::string without_move_counts(const std::string& drawing) {
+  std::istringstream in(drawing);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.find(" legal ") == std::string::npos) out += line + "\n";
+  return out;
 }
 
 /// A shortest record after which the rule set and the base rules differ:
@@ -252,28 +267,42 @@ json distinguish_part(const std::string& game, std::optional<int> size,
     queue.pop_front();
     ++explored;
     auto a = at(base, rec), b = at(rules, rec);
-    json diffs = json::array();
+    // The legal moves here, then the positions each common move leads to.
+    // Two positions drawn alike may still differ in their legal moves: that
+    // is found one ply later and reported there, move by move (it was shown
+    // as two identical diagrams, the differing move never named).
+    const auto legal_diffs = [](const std::vector<std::string>& ma,
+                                const std::vector<std::string>& mb) {
+      json diffs = json::array();
+      std::vector<std::string> only_a, only_b;
+      std::set_difference(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(only_a));
+      std::set_difference(mb.begin(), mb.end(), ma.begin(), ma.end(), std::back_inserter(only_b));
+      for (const auto& t : only_a)
+        diffs.push_back({{"move", t}, {"default", "legal"}, {"variant", "illegal"}});
+      for (const auto& t : only_b)
+        diffs.push_back({{"move", t}, {"default", "illegal"}, {"variant", "legal"}});
+      return diffs;
+    };
     const auto ma = a->legal_tokens(), mb = b->legal_tokens();
-    std::vector<std::string> only_a, only_b;
-    std::set_difference(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(only_a));
-    std::set_difference(mb.begin(), mb.end(), ma.begin(), ma.end(), std::back_inserter(only_b));
-    for (const auto& t : only_a)
-      diffs.push_back({{"move", t}, {"default", "legal"}, {"variant", "illegal"}});
-    for (const auto& t : only_b)
-      diffs.push_back({{"move", t}, {"default", "illegal"}, {"variant", "legal"}});
+    json diffs = legal_diffs(ma, mb);
     if (ma.empty() && mb.empty() && !(a->outcome() == b->outcome()))
       diffs.push_back({{"move", nullptr},
                        {"default", outcome_name(a->outcome().kind)},
                        {"variant", outcome_name(b->outcome().kind)}});
     for (const auto& t : ma) {
+      if (!diffs.empty()) break;
       if (!std::binary_search(mb.begin(), mb.end(), t)) continue;
       std::string next = rec.empty() ? t : rec + " " + t;
       auto a2 = at(base, next), b2 = at(rules, next);
       const std::string sa = a2->show(), sb = b2->show();
-      if (sa != sb || !(a2->outcome() == b2->outcome()))
+      if (without_move_counts(sa) != without_move_counts(sb) || !(a2->outcome() == b2->outcome())) {
         diffs.push_back({{"move", t}, {"default", sa}, {"variant", sb}});
-      else if (seen.insert(sa).second)
+      } else if (json d = legal_diffs(a2->legal_tokens(), b2->legal_tokens()); !d.empty()) {
+        rec = next;
+        diffs = d;
+      } else if (seen.insert(sa).second) {
         queue.push_back(next);
+      }
     }
     if (!diffs.empty()) {
       j["found"] = true;
@@ -304,7 +333,7 @@ json stats_json(const PlayoutStats& st) {
   j["ci95"] = st.games ? json::array({lo, hi}) : json(nullptr);
   j["endings"] = st.endings;
   j["length"] = length_json(st.lengths);
-  j["branching"] = st.branching();
+  j["branching"] = st.games ? json(st.branching()) : json(nullptr);  // no game: no figure
   j["max_plies"] = st.max_plies;
   j["seconds"] = st.seconds;
   if (st.budget_hit)
@@ -341,7 +370,10 @@ json nardy_value_part(const AnyGame& g, const Budget& budget) {
   if (!ng) return j;
   const nardy::Options& opt = ng->options();
   const int k = opt.checkers;
-  j["command"] = "loom solve nardy --rule checkers=" + std::to_string(k);
+  // The command exists only where the whole game can be solved (it exits 2
+  // for checkers above kMaxK).
+  if (k <= nardy::exact::FewCheckers::kMaxK)
+    j["command"] = "loom solve nardy --rule checkers=" + std::to_string(k);
   const bool affordable = k <= 2 || (k == 3 && budget.left() > 60);
   if (!affordable) {
     j["note"] = k == 3   ? "checkers=3 takes seconds to a minute: left out under this budget (run "
@@ -357,8 +389,8 @@ json nardy_value_part(const AnyGame& g, const Budget& budget) {
     auto t0 = std::chrono::steady_clock::now();
     auto f = nardy::exact::FewCheckers::solve(opt, 2);
     const nardy::Position& start = ng->position();
-    j["value"] = {{"p_win", *f.p_win(start)},
-                  {"points", *f.points(start)},
+    j["value"] = {{"p_win", std::clamp(*f.p_win(start), 0.0, 1.0)},
+                  {"points", std::clamp(*f.points(start), -2.0, 2.0)},
                   {"side_to_move", start.to_move() == Color::kWhite ? "white" : "black"}};
     j["complete"] = true;
     j["method"] = "few-checkers";

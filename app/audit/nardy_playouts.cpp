@@ -92,7 +92,8 @@ nlohmann::json nardy_playouts(const nardy::Position& start, const nardy::Options
   j["endings"] = {{"oin", white + black - mars}, {"mars", mars}, {"draw", draws}, {"cut off", cut}};
   j["length"] = length_json(lengths);
   if (!lengths.empty()) j["length"]["unit"] = "turns";
-  j["branching"] = decisions ? double(choices) / double(decisions) : 0.0;
+  j["branching"] =
+      decisions ? nlohmann::json(double(choices) / double(decisions)) : nlohmann::json(nullptr);
   j["max_plies"] = max_turns;
   j["seconds"] = elapsed();
   if (budget_hit)

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "app/solve_output.h"
 #include "puzzles/render.h"
 
 namespace loom::audit {
@@ -16,6 +17,28 @@ std::string text_of(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
   return v.dump();
+}
+
+/// A solution's value as a sentence part: the game's side names (Migong:
+/// Blue, Yellow), a margin with whose score it is, Long Nardy's chance.
+std::string value_text(const std::string& game, const json& v) {
+  if (v.is_string() && (v == "black" || v == "white"))
+    return side_word(game, v == "black") + " wins";
+  if (v.is_number()) {
+    char b[96];
+    std::snprintf(b, sizeof b, "%+g (%s's score minus %s's)", v.get<double>(),
+                  side_word(game, true).c_str(), side_word(game, false).c_str());
+    return b;
+  }
+  if (v.is_object() && v.contains("p_win")) {
+    char b[160];
+    std::snprintf(b, sizeof b,
+                  "%s, moving first, wins with probability %.6f and expects %+.6f points",
+                  v.value("side_to_move", std::string("white")).c_str(), v["p_win"].get<double>(),
+                  v["points"].get<double>());
+    return b;
+  }
+  return text_of(v);
 }
 
 std::string pct(double x) {
@@ -78,8 +101,9 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     property_row(h, dk, s[dk]);
     h << "</table>\n";
     const auto& sol = s["solution"];
-    h << "<p>Value under perfect play: <b>" << puzzles::markup_escape(text_of(sol["value"]))
-      << "</b>" << (sol["complete"] == true ? "" : " (not complete)");
+    h << "<p>Value under perfect play: <b>"
+      << puzzles::markup_escape(value_text(game, sol["value"])) << "</b>"
+      << (sol["complete"] == true ? "" : " (not complete)");
     if (sol.contains("note"))
       h << " <span class=\"note\">" << puzzles::markup_escape(sol["note"].get<std::string>())
         << "</span>";
@@ -90,7 +114,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
       h << "<table><tr><th>opening</th><th>value</th><th>pie</th></tr>\n";
       for (const auto& o : sol["openings"])
         h << "<tr><td>" << puzzles::markup_escape(o["move"].get<std::string>()) << "</td><td>"
-          << puzzles::markup_escape(text_of(o["value"])) << "</td><td>"
+          << puzzles::markup_escape(value_text(game, o["value"])) << "</td><td>"
           << puzzles::markup_escape(o.value("pie", std::string(""))) << "</td></tr>\n";
       h << "</table>\n";
     }
@@ -99,7 +123,8 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
            "<th>witness</th><th>reproduce</th></tr>\n";
       for (const auto& q : s["queries"]) {
         std::string ans =
-            q["result"].is_null() ? "not run"
+            q["result"].is_null()
+                ? "not run" + (q.contains("note") ? ": " + q["note"].get<std::string>() : "")
             : q.value("proof", false)
                 ? (q.value("proved", false) ? "proved (never fires / always holds)" : "refuted")
                 : (q["result"] == "sat" ? "occurs" : "never occurs");
@@ -129,7 +154,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
               << puzzles::markup_escape(db) << " here</li>\n";
           else
             h << "<li><code>" << puzzles::markup_escape(mv)
-              << "</code> leads to different positions:"
+              << "</code> leads to positions that differ (drawn below):"
               << "<div class=\"diagram\">base<pre>" << puzzles::markup_escape(da)
               << "</pre></div><div class=\"diagram\">this rule set<pre>"
               << puzzles::markup_escape(db) << "</pre></div></li>\n";
@@ -161,8 +186,9 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
                       p["length"]["median"].get<int>(), p["length"]["max"].get<int>());
         h << b;
       }
-      char br[32];
-      std::snprintf(br, sizeof br, "%.1f", p["branching"].get<double>());
+      char br[32] = "";
+      if (p["games"].get<int>() > 0 && p["branching"].is_number())
+        std::snprintf(br, sizeof br, "%.1f", p["branching"].get<double>());
       h << "</td><td>" << br << "</td></tr>\n";
       if (p.contains("note"))
         h << "<tr><td colspan=\"6\" class=\"note\">"
