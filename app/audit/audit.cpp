@@ -595,7 +595,9 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     }
     progress.show("audit " + a.game + ": " + tag + ": playouts");
     auto big = make_game(a.game, play_size, rs_args);
-    r["playouts"] = playouts_part(*big, a, budget, 0.6 * share);
+    // The last part of the rule set: all of its share that is left (0.6 of
+    // it left the rest of the budget unused).
+    r["playouts"] = playouts_part(*big, a, budget, share);
     r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size, a.game) : nardy_verdicts(r);
     diagrams.push_back(info.has_size ? witness_diagrams(a.game, size, rs_args, r, decisive_key)
                                      : std::vector<Diagram>{});

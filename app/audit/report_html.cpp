@@ -111,12 +111,23 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
       h << " — <code>" << puzzles::markup_escape(sol["command"].get<std::string>()) << "</code>";
     h << "</p>\n";
     if (sol.contains("openings") && !sol["openings"].empty()) {
-      h << "<table><tr><th>opening</th><th>value</th><th>pie</th></tr>\n";
-      for (const auto& o : sol["openings"])
+      // The pie column holds the one-move pie decision; Fiodar's pie is the
+      // 2-stone set-up instead (loom solve fiodar --pie).
+      const bool one_move = one_move_pie(game);
+      h << "<table><tr><th>opening</th><th>value</th>" << (one_move ? "<th>pie</th>" : "")
+        << "</tr>\n";
+      for (const auto& o : sol["openings"]) {
         h << "<tr><td>" << puzzles::markup_escape(o["move"].get<std::string>()) << "</td><td>"
-          << puzzles::markup_escape(value_text(game, o["value"])) << "</td><td>"
-          << puzzles::markup_escape(o.value("pie", std::string(""))) << "</td></tr>\n";
+          << puzzles::markup_escape(value_text(game, o["value"])) << "</td>";
+        if (one_move)
+          h << "<td>" << puzzles::markup_escape(o.value("pie", std::string(""))) << "</td>";
+        h << "</tr>\n";
+      }
       h << "</table>\n";
+      if (!one_move)
+        h << "<p class=\"note\">The pie rule of " << puzzles::markup_escape(game)
+          << " is the 2-stone set-up: <code>loom solve " << puzzles::markup_escape(game)
+          << " --size N --pie</code> solves every set-up.</p>\n";
     }
     if (s.contains("queries") && !s["queries"].empty()) {
       h << "<h3>Rule questions (Z3 specification)</h3>\n<table><tr><th>question</th><th>answer</th>"
