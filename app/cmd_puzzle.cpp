@@ -227,7 +227,8 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   co.max_positions = a.max_positions;
   co.spec = !a.no_spec;
   int failed = 0;
-  for (const auto& p : all) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    const nlohmann::json& p = all[i];
     const std::string id = p["id"].get<std::string>();
     const std::string game = p["game"].get<std::string>();
     puzzles::CheckResult r;
@@ -246,7 +247,7 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
       }
       continue;
     }
-    const AnyGame& g = *games[&p - all.data()];
+    const AnyGame& g = *games[i];
     visit_state(g, [&](const auto& s) {
       if constexpr (puzzles::kPuzzleState<std::remove_cvref_t<decltype(s)>>)
         r = puzzles::check_puzzle(s, p, co);

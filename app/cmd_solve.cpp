@@ -113,25 +113,21 @@ std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const st
 /// unbounded run.
 void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen, bool partitioned) {
   if (run == "auto") return;  // a board too large for the solver: refused by it
-  struct Use {
-    const char* option;
-    std::vector<std::string> methods;
-    const char* what;
+  const std::vector<std::string> alpha_beta = {"dfs", "compact", "dfpn", "superko"};
+  const std::vector<std::pair<const char*, std::vector<std::string>>> readers = {
+      {"--max-positions", {"retrograde"}},
+      {"--max-nodes", alpha_beta},
+      {"--table-mb", alpha_beta},
+      {"--kept-mb", {"dense"}},
   };
-  static const std::vector<Use> uses = {
-      {"--max-positions", {"retrograde"}, "it bounds retrograde"},
-      {"--max-nodes",
-       {"dfs", "compact", "dfpn", "superko"},
-       "it bounds dfs, compact, dfpn, superko"},
-      {"--table-mb",
-       {"dfs", "compact", "dfpn", "superko"},
-       "it sizes the tables of dfs, compact, dfpn, superko"},
-      {"--kept-mb", {"dense"}, "it is dense's"},
-  };
-  for (const Use& u : uses)
-    if (ga.given(u.option) && std::find(u.methods.begin(), u.methods.end(), run) == u.methods.end())
-      throw InputError(std::string(u.option) + " is not used by --method " + run +
-                       (chosen ? ", this game's default method" : "") + " (" + u.what + ")");
+  for (const auto& [option, methods] : readers) {
+    if (!ga.given(option) || std::find(methods.begin(), methods.end(), run) != methods.end())
+      continue;
+    std::string who;
+    for (const auto& m : methods) who += (who.empty() ? "" : ", ") + m;
+    throw InputError(std::string(option) + " is not used by --method " + run +
+                     (chosen ? ", this game's default method" : "") + " (only by " + who + ")");
+  }
   // The partitioned dense runs (docs/distributed.md) list the moves again.
   if (run == "dense" && partitioned && ga.given("--kept-mb"))
     throw InputError(

@@ -28,14 +28,8 @@ std::string fixed(double x, int digits = 6) {
   return buf;
 }
 
-/// A chance or an expectation summed in doubles can land an ulp outside its
-/// range (-2.2e-16, 1.0000000000000002): printed values are clamped to it.
-double chance(double p) {
-  return std::clamp(p, 0.0, 1.0);
-}
-double points_value(double e) {
-  return std::clamp(e, -2.0, 2.0);
-}
+using exact::clamp_chance;
+using exact::clamp_points;
 
 struct TurnValue {
   Position position;
@@ -46,9 +40,9 @@ struct TurnValue {
 void print_value(const Position& p, const Options& opt, double p_win, double points,
                  const json& expected, std::vector<TurnValue> turns, const NardySolveArgs& a,
                  const std::string& method, json extra, std::ostream& out) {
-  p_win = chance(p_win);
-  points = points_value(points);
-  for (auto& t : turns) t.p_win = chance(t.p_win);
+  p_win = clamp_chance(p_win);
+  points = clamp_points(points);
+  for (auto& t : turns) t.p_win = clamp_chance(t.p_win);
   // The turn minimising the expected turns to bear off (docs/findings.md),
   // when the side to move has every checker home.
   if (a.dice && !turns.empty())
@@ -114,7 +108,7 @@ void solve_whole_game(const Options& opt, const NardySolveArgs& a, std::ostream&
                       std::ostream& err) {
   auto f = few_checkers(opt, a, err);
   const Position start = Position::start(opt.checkers);
-  const double p = chance(*f.p_win(start)), e = points_value(*f.points(start));
+  const double p = clamp_chance(*f.p_win(start)), e = clamp_points(*f.points(start));
   out << "Long Nardy, checkers=" << opt.checkers << ", solved from the start: " << f.states()
       << " states (" << f.configs() << " placements a side), " << f.generator_calls()
       << " generator calls, " << f.pass_couples() << " states with a forced pass, " << f.endless()
@@ -122,8 +116,8 @@ void solve_whole_game(const Options& opt, const NardySolveArgs& a, std::ostream&
   out << "White to move: p_win " << fixed(p, 9) << "  points " << fixed(e, 9) << "\n";
   json ops = json::array();
   for (auto o : f.openings()) {
-    o.p_win = chance(o.p_win);
-    o.points = points_value(o.points);
+    o.p_win = clamp_chance(o.p_win);
+    o.points = clamp_points(o.points);
     out << "  roll " << o.roll.name() << ": " << o.turn.text() << "  p_win " << fixed(o.p_win, 9);
     if (!(o.points_turn == o.turn)) out << "  (for points: " << o.points_turn.text() << ")";
     out << "  points " << fixed(o.points, 9) << "\n";

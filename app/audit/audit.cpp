@@ -25,6 +25,7 @@
 #include "model/common/files.h"
 #include "properties/spec/queries.h"
 #include "puzzles/render.h"
+#include "solver/nardy/bearoff.h"
 #include "solver/nardy/fewcheckers.h"
 
 namespace loom::audit {
@@ -389,8 +390,8 @@ json nardy_value_part(const AnyGame& g, const Budget& budget) {
     auto t0 = std::chrono::steady_clock::now();
     auto f = nardy::exact::FewCheckers::solve(opt, 2);
     const nardy::Position& start = ng->position();
-    j["value"] = {{"p_win", std::clamp(*f.p_win(start), 0.0, 1.0)},
-                  {"points", std::clamp(*f.points(start), -2.0, 2.0)},
+    j["value"] = {{"p_win", nardy::exact::clamp_chance(*f.p_win(start))},
+                  {"points", nardy::exact::clamp_points(*f.points(start))},
                   {"side_to_move", start.to_move() == Color::kWhite ? "white" : "black"}};
     j["complete"] = true;
     j["method"] = "few-checkers";

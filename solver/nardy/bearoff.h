@@ -14,6 +14,7 @@
 //   rank_roll(position, roll, db)                 // a roll's results, best first
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -76,6 +77,15 @@ class Successors {
 };
 
 /// Weight (out of 36) of roll i of all_rolls().
+/// A chance or expected points summed in doubles can land an ulp outside
+/// its range (-2.2e-16, 1.0000000000000002): what is printed is clamped.
+inline double clamp_chance(double p) {
+  return std::clamp(p, 0.0, 1.0);
+}
+inline double clamp_points(double e) {
+  return std::clamp(e, -2.0, 2.0);  // mars: 2 points
+}
+
 inline int roll_weight(int i) {
   return all_rolls()[static_cast<size_t>(i)].weight();
 }

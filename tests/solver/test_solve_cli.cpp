@@ -95,7 +95,7 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "2", "--max-positions", "0"}, "--max-positions"},
       {{"solve", "fiodar", "--size", "2", "--max-nodes", "0"}, "--max-nodes"},
       {{"solve", "fiodar", "--size", "2", "--max-positions", "5"},
-       "--max-positions is not used by --method dfs, this game's default method (it bounds "
+       "--max-positions is not used by --method dfs, this game's default method (only by "
        "retrograde)"},
       {{"solve", "gadur", "--size", "2", "--max-nodes", "5"},
        "--max-nodes is not used by --method retrograde, this game's default method"},
