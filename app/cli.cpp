@@ -171,12 +171,9 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
       out << version_line() << "\n";
       return finish_output(out, err, 0);
     } catch (const CLI::ParseError& e) {
-      std::string msg = one_line(e.what());
-      if (args.empty()) {
-        msg = "a command is required (" + names + "); try --help";
-      } else if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-        // CLI11 lists the leftover words (in reverse order): name the first
-        // and the command it was given to.
+      // CLI11 lists the leftover words (in reverse order): name the first
+      // and the command it was given to; empty if none is left over.
+      const auto leftover_message = [&]() -> std::string {
         std::vector<std::string> chain;  // the commands selected, outermost first
         for (const CLI::App* a = &app;;) {
           const auto subs = a->get_subcommands();
@@ -185,33 +182,43 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
           chain.push_back(a->get_name());
         }
         const std::vector<std::string> extra = app.remaining(true);
-        if (!extra.empty()) {
-          const std::string& w = extra.front();
-          // "-5" is a stray number, not an option.
-          const bool option = w.size() > 1 && w[0] == '-' &&
-                              !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
-          // The word belongs to the innermost command named before it
-          // ("loom puzzle --json check": puzzle's; "loom --bogus perft":
-          // loom's own).
-          const auto word_at = std::find(args.begin(), args.end(), w);
-          std::string path;
-          auto from = args.begin();
-          for (const std::string& name : chain) {
-            const auto it = std::find(from, args.end(), name);
-            if (it >= word_at) break;
-            path += " " + name;
-            from = it + 1;
-          }
-          const std::string what =
-              (option ? "unknown option '" : "unexpected argument '") + clip_token(w) + "'";
-          if (path.empty() && !chain.empty())
-            msg = what + " before the command" +
-                  (option ? "; options follow it (loom " + chain.front() + " " + clip_token(w) + ")"
-                          : std::string()) +
-                  "; try loom --help";
-          else
-            msg = what + " for loom" + path + "; try loom" + path + " --help";
+        if (extra.empty()) return {};
+        const std::string& w = extra.front();
+        // "-5" is a stray number, not an option.
+        const bool option = w.size() > 1 && w[0] == '-' &&
+                            !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
+        // The word belongs to the innermost command named before it
+        // ("loom puzzle --json check": puzzle's; "loom --bogus perft":
+        // loom's own).
+        const auto word_at = std::find(args.begin(), args.end(), w);
+        std::string path;
+        auto from = args.begin();
+        for (const std::string& name : chain) {
+          const auto it = std::find(from, args.end(), name);
+          if (it >= word_at) break;
+          path += " " + name;
+          from = it + 1;
         }
+        const std::string what =
+            (option ? "unknown option '" : "unexpected argument '") + clip_token(w) + "'";
+        if (path.empty() && !chain.empty())
+          return what + " before the command" +
+                 (option ? "; options follow it (loom " + chain.front() + " " + clip_token(w) + ")"
+                         : std::string()) +
+                 "; try loom --help";
+        else
+          return what + " for loom" + path + "; try loom" + path + " --help";
+      };
+      std::string msg = one_line(e.what());
+      if (args.empty()) {
+        msg = "a command is required (" + names + "); try --help";
+      } else if (const std::string extra = leftover_message();
+                 !extra.empty() && (dynamic_cast<const CLI::ExtrasError*>(&e) ||
+                                    (dynamic_cast<const CLI::RequiredError*>(&e) &&
+                                     msg.find("subcommand") == std::string::npos))) {
+        // CLI11 checks what is required before what is left over: `loom
+        // puzzle check --x` said "path is required"; name the word instead.
+        msg = extra;
       } else if (const std::string conv = "Could not convert: ";
                  dynamic_cast<const CLI::ConversionError*>(&e) && msg.rfind(conv, 0) == 0 &&
                  msg.find(" = ") != std::string::npos) {

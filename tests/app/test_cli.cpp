@@ -97,6 +97,13 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       // An option between a command and its own command is the outer one's.
       {{"puzzle", "--json", "check", "x.jsonl"},
        "unknown option '--json' for loom puzzle; try loom puzzle --help"},
+      // CLI11 checks what is required before what is left over: each said
+      // "path is required" or "--depth is required".
+      {{"puzzle", "check", "--x"},
+       "unknown option '--x' for loom puzzle check; try loom puzzle check --help"},
+      {{"puzzle", "--x", "check"}, "unknown option '--x' for loom puzzle; try loom puzzle --help"},
+      {{"perft", "gadur", "--bogus"}, "unknown option '--bogus' for loom perft"},
+      {{"puzzle", "check"}, "path is required"},
       {{"solve", "nardy", "--rule", "checkers=1", "--db="}, "--db: needs a value"},
       {{""}, "unknown command '' (known: moves"},
       // CLI11's own wording, with the user's bytes raw.
