@@ -188,14 +188,21 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
         h << pct(p["first_player_win_rate"].get<double>()) << " ("
           << pct(p["ci95"][0].get<double>()) << " – " << pct(p["ci95"][1].get<double>()) << ")";
       h << "</td><td>";
-      for (auto it = p["endings"].begin(); it != p["endings"].end(); ++it)
-        h << puzzles::markup_escape(it.key()) << ": " << it.value().dump() << "<br>";
+      for (auto it = p["endings"].begin(); it != p["endings"].end(); ++it) {
+        h << puzzles::markup_escape(it.key()) << ": " << it.value().dump();
+        if (it.key() == "draw" && p.contains("draw_ci95") && p["draw_ci95"].is_array())
+          h << " (95% CI " << pct(p["draw_ci95"][0].get<double>()) << " – "
+            << pct(p["draw_ci95"][1].get<double>()) << ")";
+        h << "<br>";
+      }
       h << "</td><td>";
       if (!p["length"].is_null()) {
         char b[96];
         std::snprintf(b, sizeof b, "%.1f / %d / %d", p["length"]["mean"].get<double>(),
                       p["length"]["median"].get<int>(), p["length"]["max"].get<int>());
         h << b;
+        // Long Nardy counts turns (a roll and its moves), the board games plies.
+        if (p["length"].contains("unit")) h << " " << p["length"]["unit"].get<std::string>();
       }
       char br[32] = "";
       if (p["games"].get<int>() > 0 && p["branching"].is_number())

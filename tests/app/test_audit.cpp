@@ -234,7 +234,8 @@ TEST_CASE("audit of Long Nardy with checkers=1 gives solve's exact value", "[aud
 }
 
 TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]") {
-  auto r = run({"audit", "nardy", "--out", temp_dir("nardy"), "--json", "--games", "10", "--rule",
+  const std::string dir = temp_dir("nardy");
+  auto r = run({"audit", "nardy", "--out", dir, "--json", "--games", "10", "--rule",
                 "end=last-roll", "--no-queries"});
   REQUIRE(r.code == 0);
   const auto rep = last_json(r.out);
@@ -254,6 +255,13 @@ TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]")
               p["second_player_wins"].get<int>() + p["cut_off"].get<int>() ==
           10);
   }
+  // The page gave lengths with no unit (turns, not plies) and the draw
+  // rate without the interval report.json has.
+  std::ifstream hf(dir + "/report.html");
+  const std::string html{std::istreambuf_iterator<char>(hf), {}};
+  CHECK(html.find(" turns</td>") != std::string::npos);
+  CHECK(html.find("draw: ") != std::string::npos);
+  CHECK(html.find("(95% CI ") != std::string::npos);
 }
 
 TEST_CASE("audit --seconds cuts a playout that runs past it", "[audit]") {
