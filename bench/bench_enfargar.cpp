@@ -1,7 +1,8 @@
 // Enfargar perft leaf rate (issue 4 target: >= 1 million leaves/s
 // single-threaded at side 9), from the empty board and from positions in the
 // middle of random games (where lifelines need relays and cut checks), and
-// random-playout statistics: how games end (docs/findings.md).
+// random-playout statistics: how games end and the shortest stall met
+// (docs/findings.md).
 //   bench_enfargar [MAXDEPTH] [GAMES]   (defaults 4 and 2000)
 // Rates use the process CPU time (single-threaded), so that a machine shared
 // with other builds does not understate them; the wall time is printed too.
@@ -48,19 +49,28 @@ void playouts(int side, enfargar::Options opt, int games, const std::string& lab
   enfargar::Context<W> ctx(side, opt);
   std::mt19937_64 rng(7);
   long stalls = 0, wins = 0, plies = 0, flips = 0;
+  // The shortest stall met: its plies (the two final passes included) and stones.
+  long short_plies = -1, short_stones = 0;
   measure("enfargar side " + std::to_string(side) + " " + label + " random games", "plies", [&] {
     enfargar::State<W> s(&ctx);
     std::vector<typename enfargar::State<W>::Move> ms;
     typename enfargar::State<W>::Undo u;
     for (int g = 0; g < games; ++g) {
       s = enfargar::State<W>(&ctx);
+      long game_plies = 0;
       while (!s.is_terminal()) {
         s.legal_moves(ms);
         s.apply(ms[rng() % ms.size()], u);
         flips += u.flips.count();
-        ++plies;
+        ++game_plies;
       }
-      (s.passes() >= 2 ? stalls : wins)++;
+      plies += game_plies;
+      const bool stall = s.passes() >= 2;
+      (stall ? stalls : wins)++;
+      if (stall && (short_plies < 0 || game_plies < short_plies)) {
+        short_plies = game_plies;
+        short_stones = s.stones(Color::kBlack).count() + s.stones(Color::kWhite).count();
+      }
     }
     return static_cast<uint64_t>(plies);
   });
@@ -68,6 +78,8 @@ void playouts(int side, enfargar::Options opt, int games, const std::string& lab
       "    %d games: %ld end in a stall (%.1f%%), %ld by annihilation; %.1f plies and "
       "%.2f flipped stones per game\n",
       games, stalls, 100.0 * stalls / games, wins, double(plies) / games, double(flips) / games);
+  if (short_plies >= 0)
+    std::printf("    shortest stall: %ld plies (%ld stones)\n", short_plies, short_stones);
 }
 
 }  // namespace
@@ -104,6 +116,8 @@ int main(int argc, char** argv) {
 
   playouts<1>(3, {}, games * 10, "gap");
   playouts<1>(3, {.touch = true, .more_stones = false}, games * 10, "touch");
+  // Side 4: how short a stall random play finds (docs/findings.md, Enfargar 2).
+  playouts<1>(4, {}, games * 100, "gap");
   playouts<5>(9, {}, games / 10, "gap");
   playouts<5>(9, {.touch = true, .more_stones = false}, games / 10, "touch");
   return 0;

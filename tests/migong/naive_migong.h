@@ -253,13 +253,15 @@ class Migong {
 
   /// Every finished game of the whole tree: how many, and how many the first seat wins.
   struct Games {
-    uint64_t games = 0, first_seat_wins = 0;
+    uint64_t games = 0, first_seat_wins = 0, zero_zero = 0;
   };
   void all_games(const Pos& p, Games& g) const {
     auto ms = legal(p);
     if (ms.empty()) {
       ++g.games;
       g.first_seat_wins += winner_seat(p) == 0;
+      const auto gs = groups(p);
+      g.zero_zero += score(gs, 'B') == 0 && score(gs, 'Y') == 0;
       return;
     }
     for (const auto& m : ms) all_games(play(p, m), g);

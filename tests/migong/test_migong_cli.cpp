@@ -10,6 +10,7 @@
 
 #include "model/migong/edges.h"
 #include "tests/common/cli_run.h"
+#include "tests/migong/migong_fixture.h"
 #include "tests/migong/naive_migong.h"
 
 using namespace loom;
@@ -119,6 +120,26 @@ TEST_CASE("loom score migong prints groups, counts, scores and the winner", "[mi
   REQUIRE(mid.code == 0);
   CHECK(mid.out.find("winner none yet") != std::string::npos);
   CHECK(run({"score", "gadur"}).code == 2);
+}
+
+TEST_CASE("measure=wedges changes the winner of about one random side-3 game in nine", "[migong]") {
+  // docs/findings.md (Migong 5): 2,000 uniformly random games of the naive
+  // reference (seeds 1..2000), each winner found by the reference under
+  // both measures and by the engine replaying the record under both.
+  naive::Migong extent(3, false), wedges(3, true);
+  testing::MigongBoard<1> be(3, migong::Options{}), bw(3, migong::Options{.wedges = true});
+  int changed = 0, agree = 0;
+  for (unsigned seed = 1; seed <= 2000; ++seed) {
+    auto [record, end] = naive_game(extent, seed);
+    const int we = extent.winner_seat(end), ww = wedges.winner_seat(end);
+    changed += we != ww;
+    const auto oe = be.play(record, be.start()).outcome();
+    const auto ow = bw.play(record, bw.start()).outcome();
+    agree += (oe == Outcome::win(we == 0 ? Color::kBlack : Color::kWhite)) &&
+             (ow == Outcome::win(ww == 0 ? Color::kBlack : Color::kWhite));
+  }
+  CHECK(agree == 2000);
+  CHECK(changed == 221);
 }
 
 TEST_CASE("loom show migong draws pieces, constraints and the side to move", "[migong][cli]") {

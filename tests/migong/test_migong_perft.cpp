@@ -207,7 +207,41 @@ bool mover_wins(migong::State<W>& s) {
   }
   return false;
 }
+/// Every finished game below s: how many, and how many end 0-0.
+template <int W>
+void all_games(migong::State<W>& s, uint64_t& games, uint64_t& zero_zero) {
+  std::vector<typename migong::State<W>::Move> ms;
+  s.legal_moves(ms);
+  if (ms.empty()) {
+    ++games;
+    const auto sheet = s.score();
+    zero_zero += sheet.score[0] == 0 && sheet.score[1] == 0;
+    return;
+  }
+  typename migong::State<W>::Undo u;
+  for (auto m : ms) {
+    s.apply(m, u);
+    all_games(s, games, zero_zero);
+    s.undo(m, u);
+  }
+}
 }  // namespace
+
+TEST_CASE("migong side 2: 4608 of the 35232 games end 0-0", "[migong][perft]") {
+  // docs/findings.md (Migong 3): the 0-0 clause decides real games. Counted
+  // on the engine and, separately, on the naive reference.
+  testing::MigongBoard<1> b(2, migong::Options{});
+  auto s = b.start();
+  uint64_t games = 0, zero_zero = 0;
+  all_games(s, games, zero_zero);
+  naive::Migong ref(2, false, false);
+  naive::Migong::Games g;
+  ref.all_games(ref.start(), g);
+  CHECK(g.games == games);
+  CHECK(g.zero_zero == zero_zero);
+  CHECK(games == 35232);
+  CHECK(zero_zero == 4608);
+}
 
 TEST_CASE("migong side 2 exact value: Blue wins and with the pie rule the second player wins",
           "[migong][perft]") {
