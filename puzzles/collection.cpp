@@ -9,6 +9,7 @@
 #include "model/common/files.h"
 #include "model/nardy/nardy.h"
 #include "puzzles/html.h"
+#include "puzzles/progress.h"
 #include "puzzles/puzzles.h"
 
 namespace loom::puzzles {
@@ -151,6 +152,9 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
   std::string jsonl;
   for (const auto& p : r.puzzles) jsonl += p.dump() + "\n";
   const auto file = [&](const std::string& name) { return (fs::path(dir) / name).string(); };
+  // The job first: a run stopped before puzzles.jsonl is written still has
+  // its progress file and goes on.
+  if (!r.job.empty()) write_text_file(job_path(dir), r.job + "\n");
   write_text_file(file("puzzles.jsonl"), jsonl);
   for (size_t i = 0; i < r.puzzles.size(); ++i)
     write_text_file(file(r.puzzles[i]["id"].get<std::string>() + ".svg"), r.svgs.at(i));

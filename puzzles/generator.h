@@ -193,6 +193,7 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   int g = 0;
   // The progress file: resume from it, save to it at game boundaries.
   const std::string signature = opt.progress_file.empty() ? "" : make_signature(opt, max_games);
+  rep.job = signature;
   if (!opt.progress_file.empty()) {
     auto check = [&](const nlohmann::json& j) -> std::string {
       Found f{j, start, "", 0.0};

@@ -334,6 +334,7 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
   // The progress file: resume from it, save to it at game boundaries.
   const bool keep = !mo.progress_file.empty();
   const std::string signature = keep ? nardy_make_signature(mo, max_games) : "";
+  rep.job = signature;
   if (keep) {
     auto check = [&](const nlohmann::json& j) -> std::string {
       if (!j.contains("position") || !j["position"].is_string() || !j.contains("dice") ||

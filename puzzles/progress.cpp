@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "model/common/errors.h"
 #include "puzzles/nardy_puzzles.h"
@@ -72,6 +73,24 @@ std::string nardy_make_signature(const NardyMakeOptions& o, int max_games) {
          "; check-pairs=" + std::to_string(o.check_pairs) + "; loom=" + o.version;
 }
 
+std::string job_path(const std::string& dir) {
+  return (std::filesystem::path(dir) / "puzzles.job").string();
+}
+
+void check_collection_job(const std::string& dir, const std::string& signature) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(fs::path(dir) / "puzzles.jsonl", ec)) return;
+  std::string job;
+  if (std::ifstream in(job_path(dir)); in) std::getline(in, job);
+  if (job == signature) return;
+  throw InputError("'" + clip_token(dir, 200) +
+                   "' already holds another job's puzzle collection (puzzles.jsonl" +
+                   (job.empty() ? std::string(", made before puzzles.job was written")
+                                : "; its job: " + clip_token(job, 300)) +
+                   "): choose another --out, or remove the directory");
+}
+
 std::string progress_path(const std::string& dir) {
   return (std::filesystem::path(dir) / "puzzles.progress").string();
 }
@@ -110,7 +129,10 @@ void save_progress(const std::string& path, const char* kind, const std::string&
 std::optional<Progress> load_progress(
     const std::string& path, const char* kind, const std::string& signature,
     const std::function<std::string(const nlohmann::json&)>& check) {
-  if (!solver::CheckpointReader::exists(path)) return std::nullopt;
+  if (!solver::CheckpointReader::exists(path)) {
+    check_collection_job(std::filesystem::path(path).parent_path().string(), signature);
+    return std::nullopt;
+  }
   solver::CheckpointReader rd(path, kind, signature + "; " + kLayout);
   Progress p;
   p.rng = rd.u64();

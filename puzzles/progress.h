@@ -47,6 +47,17 @@ Progress progress_of(uint64_t rng, int next_game, const MakeReport& rep);
 int resume_counters(const Progress& p, MakeReport& rep, const std::string& path, size_t found,
                     int count, std::ostream* notes);
 
+/// The file in a collection directory naming the job that made it (the
+/// progress signature): a rerun of that job may make it again, another job
+/// may not write into it.
+std::string job_path(const std::string& dir);
+
+/// Throws InputError when `dir` holds a finished collection of another job
+/// than `signature` (a new run replaced its puzzles.jsonl and index.html and
+/// left its SVGs beside the new ones). load_progress() calls it when there
+/// is no progress file.
+void check_collection_job(const std::string& dir, const std::string& signature);
+
 /// The progress file of the collection directory `dir`.
 std::string progress_path(const std::string& dir);
 
@@ -58,7 +69,8 @@ inline constexpr const char* kNardyProgressKind = "puzzle make nardy";
 void save_progress(const std::string& path, const char* kind, const std::string& signature,
                    const Progress& p);
 
-/// The progress saved in `path`, or nullopt if there is no such file.
+/// The progress saved in `path`, or nullopt if there is no such file (then
+/// its directory may hold no other job's collection: check_collection_job).
 /// Throws InputError when the file is damaged ("is corrupt") or belongs to
 /// another job ("does not match this job"). `check` vets each saved puzzle
 /// (it returns "" or what is wrong: the file is then corrupt).

@@ -75,6 +75,9 @@ struct MakeReport {
   uint64_t candidates = 0;                   ///< positions examined
   std::map<std::string, uint64_t> rejected;  ///< reason -> count
   double seconds = 0;
+  /// The job's signature (progress.h), written beside the collection as
+  /// puzzles.job; empty when the run keeps no progress file (the bench).
+  std::string job;
   /// One line per board: counts and rejection rates (for `make` and the bench).
   std::string summary() const;
 };

@@ -167,6 +167,20 @@ TEST_CASE("puzzle make: a stopped run resumes to the uninterrupted collection",
     REQUIRE(again.code == 0);
     CHECK(resumed_games(again.err) == -1);
     CHECK(collection(out) == collection(dir + "/" + job.name + "-plain"));
+    // Another job into the finished collection's directory is refused and
+    // changes nothing: it replaced puzzles.jsonl and index.html and left
+    // the old SVGs beside the new ones.
+    const std::string before = collection(out);
+    const size_t files = std::distance(fs::directory_iterator(out), fs::directory_iterator());
+    auto other = run(replace(args, "--seed", "99"));
+    INFO(other.err);
+    CHECK(other.code == 2);
+    CHECK(lines(other.err).size() == 1);
+    CHECK(other.err.find("already holds another job's puzzle collection") != std::string::npos);
+    CHECK(other.err.find("its job: game=" + job.name) != std::string::npos);
+    CHECK(collection(out) == before);
+    CHECK(std::distance(fs::directory_iterator(out), fs::directory_iterator()) ==
+          static_cast<std::ptrdiff_t>(files));
   }
   fs::remove_all(dir);
 }
