@@ -67,6 +67,22 @@ const char* kBoards =
     "puzzles are made on boards of side 4 and below and on the recommended board (gadur 4, "
     "fiodar 7, enfargar 9, migong 7)";
 
+/// The rules of `rs` that differ from the game's defaults, "key=value"
+/// joined by spaces ("" for the defaults).
+std::string variant_of(const RuleSet& rs) {
+  std::string v;
+  for (const auto& spec : rs.specs())
+    if (rs.get(spec.key) != spec.values.front())
+      v += (v.empty() ? "" : " ") + spec.key + "=" + rs.get(spec.key);
+  return v;
+}
+
+/// A collection's title: the board, the rules that are not the defaults, the seed.
+std::string title_of(std::string board, const std::string& variant, uint64_t seed) {
+  if (!variant.empty()) board += ", rules " + variant;
+  return board + " (seed " + std::to_string(seed) + ")";
+}
+
 /// A run that found no puzzle writes nothing: an empty collection is one
 /// `puzzle check` refuses (it cannot be told from a truncated file).
 void refuse_empty(const puzzles::MakeReport& rep, const std::string& progress_file) {
@@ -89,6 +105,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     puzzles::NardyMakeOptions o;
     o.rules = rs.in_force();
     o.opt = nardy::Options::from(rs);
+    o.variant = variant_of(rs);
     o.max_checkers = a.max_checkers;
     o.min_gap = a.min_gap;
     o.count = a.count;
@@ -104,8 +121,9 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     o.progress_file = prepare_progress(a.out);
     auto rep = puzzles::make_nardy_puzzles(o);
     refuse_empty(rep, o.progress_file);
-    std::string title = "Long Nardy bear-off puzzles, at most " + std::to_string(a.max_checkers) +
-                        " checkers a side (seed " + std::to_string(a.seed) + ")";
+    const std::string title = title_of("Long Nardy bear-off puzzles, at most " +
+                                           std::to_string(a.max_checkers) + " checkers a side",
+                                       o.variant, a.seed);
     puzzles::write_collection(a.out, title, rep);
     puzzles::remove_progress(o.progress_file);
     out << "nardy max-checkers " << a.max_checkers << ": " << rep.summary() << "\n";
@@ -123,6 +141,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   o.game = a.game;
   o.size = size.value_or(info.default_size);
   o.rules = rs.in_force();
+  o.variant = variant_of(rs);
   o.count = a.count;
   o.seed = a.seed;
   o.max_positions = a.max_positions;
@@ -142,8 +161,8 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
       throw InputError(std::string(kBoards) + "; side " + std::to_string(o.size) + " is neither");
   });
   refuse_empty(rep, o.progress_file);
-  std::string title =
-      a.game + " side " + std::to_string(o.size) + " puzzles (seed " + std::to_string(a.seed) + ")";
+  const std::string title =
+      title_of(a.game + " side " + std::to_string(o.size) + " puzzles", o.variant, a.seed);
   puzzles::write_collection(a.out, title, rep);
   puzzles::remove_progress(o.progress_file);
   out << a.game << " side " << o.size << ": " << rep.summary() << "\n";

@@ -14,6 +14,7 @@
 
 #include "model/common/errors.h"
 #include "puzzles/checker.h"
+#include "puzzles/html.h"
 #include "puzzles/progress.h"
 #include "puzzles/puzzles.h"
 #include "puzzles/render.h"
@@ -311,9 +312,11 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   for (size_t i = 0; i < found.size(); ++i) {
     RenderOptions ro;
     ro.last_move = found[i].last;
-    ro.caption = std::string(color_name(T::colour_to_move(found[i].state))) + " to move: " +
+    ro.caption = side_title(opt.game, color_name(T::colour_to_move(found[i].state))) +
+                 " to move: " +
                  (T::kQuestion == Question::kWin ? "find the only winning move"
-                                                 : "find the only move to the best margin");
+                                                 : "find the only move to the best margin") +
+                 (opt.variant.empty() ? "" : " (rules " + opt.variant + ")");
     rep.svgs.push_back(render_svg(found[i].state, ro));
     rep.puzzles.push_back(std::move(found[i].j));
   }

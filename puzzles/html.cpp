@@ -13,7 +13,25 @@
 
 namespace loom::puzzles {
 
+std::string side_title(const std::string& game, const std::string& to_move) {
+  bool black = to_move == "black";
+  if (game == "migong") return black ? "Blue" : "Yellow";
+  return black ? "Black" : "White";
+}
+
 namespace {
+
+/// " · tags: a, b" from the puzzle's tags (docs/puzzles.md says the page
+/// shows them; it did not), or "" when it has none.
+std::string tags_html(const nlohmann::json& p) {
+  auto it = p.find("tags");
+  if (it == p.end() || !it->is_array() || it->empty()) return "";
+  std::string list;
+  for (const auto& t : *it)
+    if (t.is_string()) list += (list.empty() ? "" : ", ") + t.get<std::string>();
+  return list.empty() ? ""
+                      : " &middot; <span class=\"tags\">tags: " + markup_escape(list) + "</span>";
+}
 
 std::string str_field(const nlohmann::json& p, const char* key) {
   auto it = p.find(key);
@@ -29,12 +47,6 @@ std::string game_title(const std::string& g) {
   if (g == "migong") return "Migong";
   if (g == "nardy") return "Long Nardy";
   return g;
-}
-
-std::string side_title(const std::string& game, const std::string& to_move) {
-  bool black = to_move == "black";
-  if (game == "migong") return black ? "Blue" : "Yellow";
-  return black ? "Black" : "White";
 }
 
 std::string question_text(const nlohmann::json& p) {
@@ -270,7 +282,7 @@ std::string collection_html(const std::string& title, const std::vector<nlohmann
       << "<p class=\"meta\">" << markup_escape(where) << " &middot; <span class=\"to-move\">"
       << markup_escape(side_title(game, str_field(p, "to_move"))) << " to move</span> &middot; "
       << "<span class=\"difficulty\">difficulty " << markup_escape(str_field(p, "difficulty"))
-      << "</span></p>\n"
+      << "</span>" << tags_html(p) << "</p>\n"
       << "<p class=\"question\">" << markup_escape(question_text(p)) << "</p>\n"
       << "<div class=\"diagram\">" << svgs[i] << "</div>\n"
       << "<div class=\"choices\"></div><div class=\"extra\"></div>\n"

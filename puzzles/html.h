@@ -16,6 +16,10 @@ namespace loom::puzzles {
 /// shown in the order given (the caller sorts by difficulty); svgs[i] is the
 /// diagram of puzzles[i] (render_svg / render_nardy_svg). Throws
 /// std::invalid_argument if the two lists differ in length.
+/// The side's name as the game calls it ("black" / "white" in the puzzle
+/// objects): Black or White, Migong's Blue or Yellow.
+std::string side_title(const std::string& game, const std::string& to_move);
+
 std::string collection_html(const std::string& title, const std::vector<nlohmann::json>& puzzles,
                             const std::vector<std::string>& svgs);
 

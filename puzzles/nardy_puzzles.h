@@ -35,6 +35,8 @@ inline constexpr double kNardyTolerance = 1e-3;
 
 struct NardyMakeOptions {
   std::vector<std::pair<std::string, std::string>> rules;  ///< every option in force
+  /// The rules that differ from the defaults (empty: none), on every diagram.
+  std::string variant;
   nardy::Options opt;
   int max_checkers = 6;  ///< no side has more on the board
   double min_gap = kDefaultMinGap;

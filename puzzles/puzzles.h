@@ -33,6 +33,10 @@ struct MakeOptions {
   std::string game;
   int size = 0;
   std::vector<std::pair<std::string, std::string>> rules;
+  /// The rules that differ from the game's defaults ("capture=merge-only";
+  /// empty: none), named on every diagram so that it is not read under the
+  /// defaults.
+  std::string variant;
   int count = 10;
   uint64_t seed = 1;
   /// Exact search budget per candidate: positions (retrograde) or nodes

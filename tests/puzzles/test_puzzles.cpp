@@ -415,6 +415,45 @@ TEST_CASE("the Z3 step alone catches a missing or an extra move", "[puzzles][spe
   }
 }
 
+TEST_CASE("puzzle diagrams and page name the side as the game does and the rules in force",
+          "[puzzles][cli]") {
+  // A Migong diagram read "Blue to move" above and "black to move: find
+  // the only winning move" below; a variant's collection said nothing of
+  // its rules, so it read as the defaults.
+  const auto file = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  const std::string mg = temp_dir("caption-migong");
+  REQUIRE(
+      run({"puzzle", "make", "migong", "--size", "2", "--count", "2", "--seed", "1", "--out", mg})
+          .code == 0);
+  for (const auto& p : puzzles::read_puzzles(mg)) {
+    const std::string svg = file(mg + "/" + p["id"].get<std::string>() + ".svg");
+    const std::string side = p["to_move"] == "black" ? "Blue" : "Yellow";
+    CHECK(svg.find(side + " to move: find the only winning move") != std::string::npos);
+    CHECK(svg.find("black to move") == std::string::npos);
+    CHECK(svg.find("(rules ") == std::string::npos);  // the defaults
+  }
+  const std::string gv = temp_dir("caption-variant");
+  REQUIRE(run({"puzzle", "make", "gadur", "--size", "3", "--rule", "capture=merge-only", "--count",
+               "1", "--seed", "1", "--out", gv})
+              .code == 0);
+  for (const auto& p : puzzles::read_puzzles(gv))
+    CHECK(file(gv + "/" + p["id"].get<std::string>() + ".svg").find("(rules capture=merge-only)") !=
+          std::string::npos);
+  CHECK(file(gv + "/index.html").find("gadur side 3 puzzles, rules capture=merge-only (seed 1)") !=
+        std::string::npos);
+  // The page shows each puzzle's tags (docs/puzzles.md; it showed none).
+  const std::string page = file(mg + "/index.html");
+  for (const auto& p : puzzles::read_puzzles(mg)) {
+    REQUIRE_FALSE(p["tags"].empty());
+    CHECK(page.find("tags: " + p["tags"][0].get<std::string>()) != std::string::npos);
+  }
+  std::filesystem::remove_all(mg);
+  std::filesystem::remove_all(gv);
+}
+
 TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzles][cli]") {
   std::string dir = temp_dir("cli");
   auto r = run(
