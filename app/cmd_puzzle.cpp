@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <set>
 #include <type_traits>
 
@@ -211,6 +212,7 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   // Each board puzzle's start position (null for Long Nardy), built here so
   // that a bad size, rule, set-up or record token is found in this pass.
   std::vector<std::unique_ptr<AnyGame>> games;
+  std::map<size_t, std::string> repeats;  // puzzle index -> the id of its first occurrence
   for (const auto& path : a.paths) {
     auto ps = puzzles::read_puzzles(path);
     // "0 of 0 puzzles confirmed" would pass a truncated or wrong file.
@@ -220,6 +222,9 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     // Ids are unique in a collection (they name the SVGs): a repeated one
     // is malformed. Files checked together may reuse each other's ids.
     std::set<std::string> ids;
+    // A collection's puzzles are distinct positions: the same one again
+    // under a new id is a false claim of the collection (exit 1).
+    std::map<std::string, std::string> position_ids;
     for (auto& p : ps) {
       puzzles::validate_file_puzzle(p);
       const std::string id = p["id"].get<std::string>();
@@ -239,6 +244,12 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
         throw InputError("puzzle file '" + clip_token(path, 200) + "': the id '" + id +
                          "' is used by more than one puzzle");
       games.push_back(p["game"] == "nardy" ? nullptr : board_of(p, id));
+      const std::string where =
+          p["game"].dump() + p["size"].dump() + p["rules"].dump() +
+          (p["game"] == "nardy" ? p["position"].dump() + p["dice"].dump()
+                                : p.value("setup", std::string()) + "|" + p["record"].dump());
+      if (auto [it, fresh] = position_ids.emplace(where, id); !fresh)
+        repeats.emplace(all.size(), it->second);
       all.push_back(std::move(p));
     }
   }
@@ -250,6 +261,12 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     const nlohmann::json& p = all[i];
     const std::string id = p["id"].get<std::string>();
     const std::string game = p["game"].get<std::string>();
+    if (auto it = repeats.find(i); it != repeats.end()) {
+      ++failed;
+      err << "puzzle " << id << ": not confirmed: the same position and question as puzzle "
+          << it->second << "\n";
+      continue;
+    }
     puzzles::CheckResult r;
     if (game == "nardy") {
       puzzles::NardyCheckOptions no;

@@ -153,7 +153,11 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
     if (!same)
       return fail("move " + tok + ": listed " + clip_token(e["value"].dump()) + ", proved " +
                   value_text(v));
-    if (e.contains("plies") && v.plies >= 0 &&
+    // Plies to the end: only where there is one (a draw has none).
+    if (e.contains("plies") && v.plies < 0)
+      return fail("move " + tok + ": listed " + clip_token(e["plies"].dump()) + " plies, but " +
+                  value_text(v) + " has no end");
+    if (e.contains("plies") &&
         (!e["plies"].is_number_integer() || e["plies"].get<int>() != v.plies))
       return fail("move " + tok + ": listed " + clip_token(e["plies"].dump()) + " plies, proved " +
                   std::to_string(v.plies));

@@ -69,6 +69,12 @@ void validate_shape(const nlohmann::json& p) {
     // Read now, with the rest of the shape: a malformed position is exit 2
     // whatever the other puzzles hold.
     parse_position(p["position"].get<std::string>());
+    if (p.contains("min_gap") && !(p["min_gap"].is_number() && p["min_gap"].get<double>() > 0 &&
+                                   p["min_gap"].get<double>() < 1))
+      throw InputError(who + ": 'min_gap' " + clip_token(p["min_gap"].dump()) +
+                       " is not a number between 0 and 1");
+    if (p.contains("gap") && !p["gap"].is_number())
+      throw InputError(who + ": 'gap' " + clip_token(p["gap"].dump()) + " is not a number");
   } else {
     need("record", str, "a string");
     if (p.contains("setup") && !p["setup"].is_string())

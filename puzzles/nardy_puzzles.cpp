@@ -273,9 +273,16 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   if (order[0].second != answer)
     return fail("the answer '" + clip_token(answer) + "' is not the best turn '" + order[0].second +
                 "'");
-  const double min_gap = p.contains("min_gap") && p["min_gap"].is_number()
-                             ? p["min_gap"].get<double>()
-                             : kDefaultMinGap;
+  const double min_gap = p.contains("min_gap") ? p["min_gap"].get<double>() : kDefaultMinGap;
+  // The listed gap is a claim like the values (its shape: validate_shape).
+  if (p.contains("gap")) {
+    if (std::abs(p["gap"].get<double>() - gap) > co.tolerance) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "the listed gap is %.6f, proved %.6f", p["gap"].get<double>(),
+                    gap);
+      return fail(buf);
+    }
+  }
   if (gap < min_gap - co.tolerance) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "the best turn is only %.6f ahead (min_gap %.4f)", gap, min_gap);

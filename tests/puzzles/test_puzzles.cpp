@@ -307,6 +307,17 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
           CHECK_FALSE(check(p, false).confirmed);
         }
       }
+      {  // Plies claimed for a move that has no end (a draw): they passed.
+        json p = orig;
+        for (auto& m : p["moves"])
+          if (m["value"] == "draw") {
+            m["plies"] = 7;
+            auto r = check(p, false);
+            CHECK_FALSE(r.confirmed);
+            CHECK(r.reason.find("has no end") != std::string::npos);
+            break;
+          }
+      }
       {  // A line that stops before the end.
         json p = orig;
         if (p["line"].size() > 1) {
@@ -580,6 +591,19 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
         {{"puzzle", "check", file}, "size " + std::to_string(size) + " is not Long Nardy's"});
   }
   testing::check_bad_inputs(bad);
+  // The same puzzle again under another id: not confirmed (it passed).
+  {
+    json again = gadur;
+    again["id"] = id + "-again";
+    write_lines(dir + "/again.jsonl", {gadur, again});
+    auto r = run({"puzzle", "check", "--no-spec", dir + "/again.jsonl"});
+    CHECK(r.code == 1);
+    CHECK(r.out == "1 of 2 puzzles confirmed\n");
+    CHECK(r.err.find("puzzle " + id +
+                     "-again: not confirmed: the same position and question as "
+                     "puzzle " +
+                     id) != std::string::npos);
+  }
   // Two files may hold the same id (two collections checked together).
   auto two = run({"puzzle", "check", "--no-spec", dir + "/one.jsonl", dir + "/one.jsonl"});
   CHECK(two.code == 0);
@@ -821,6 +845,25 @@ TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles]
       json p = orig;
       p["min_gap"] = orig["gap"].get<double>() + 0.05;
       CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
+    }
+    {  // A false gap (it was never compared: any number passed).
+      json p = orig;
+      p["gap"] = orig["gap"].get<double>() + 0.1;
+      auto r = puzzles::check_nardy_puzzle(p, co);
+      CHECK_FALSE(r.confirmed);
+      CHECK(r.reason.find("the listed gap") != std::string::npos);
+    }
+    // A min_gap or gap that is no number in range is malformed (-1 and
+    // "0.02" passed).
+    for (const json& bad : {json(-1), json("0.02"), json(1.5)}) {
+      json p = orig;
+      p["min_gap"] = bad;
+      CHECK_THROWS_AS(puzzles::check_nardy_puzzle(p, co), InputError);
+    }
+    {
+      json p = orig;
+      p["gap"] = "big";
+      CHECK_THROWS_AS(puzzles::check_nardy_puzzle(p, co), InputError);
     }
   }
 }
