@@ -255,6 +255,27 @@ TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nard
   CHECK(j["states"].get<uint64_t>() > 0);
 }
 
+TEST_CASE("solve nardy --rule checkers=1: an all-home position is valued exactly, not rounded",
+          "[nardy][exact][cli]") {
+  // White, one checker on its 6-point, Black one on its own (point 18),
+  // White to roll. By hand: White bears off at once unless both dice are
+  // below 6 and sum below 6 (12, 13, 14, 23 in either order: 8 rolls) or
+  // the roll is 1-1 (four steps of 1 leave the checker on 2): 27 of 36.
+  // Else White stands on 1, 2 or 3 and Black, in the same spot, bears off with
+  // 27 of 36; if not, White's next roll bears off from 3 or below. So
+  // p_win = 3/4 + 1/4 * 1/4 = 0.8125, and every win is a mars (the loser has
+  // borne off none of its one checker): points = 2 * 0.8125 - 2 * 0.1875 =
+  // 1.25. The bear-off database, which answered before, gave 0.8124971 and
+  // 1.2500153 (its 1/65535 steps).
+  const std::string pos = "W:0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0";
+  auto r = run({"solve", "nardy", "--rule", "checkers=1", "--position", pos, "--json"});
+  REQUIRE(r.code == 0);
+  auto j = last_json(r.out);
+  CHECK(j["method"] == "few-checkers");
+  CHECK(std::abs(j["p_win"].get<double>() - 0.8125) < 1e-12);
+  CHECK(std::abs(j["points"].get<double>() - 1.25) < 1e-12);
+}
+
 namespace {
 
 /// Runs LOOM_BIN with `args` (output discarded) and SIGKILLs it once
