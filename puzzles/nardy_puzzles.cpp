@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -150,6 +151,18 @@ int borne_off_by(const Position& before, const Position& after, Color c) {
   return before.on_board(c) - after.on_board(c);
 }
 
+/// Whether two turn texts hold the same steps, in any order.
+bool same_steps(const std::string& a, const std::string& b) {
+  auto steps = [](const std::string& t) {
+    std::vector<std::string> v;
+    std::istringstream in(t);
+    for (std::string w; in >> w;) v.push_back(w);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  return steps(a) == steps(b);
+}
+
 }  // namespace
 
 std::optional<double> nardy_exact_p_win(const Position& p, const nardy::Options& opt,
@@ -208,8 +221,16 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
     if (!listed.emplace(tok, e).second)
       return fail("turn '" + clip_token(tok) + "' is listed twice");
     const auto it = result_of.find(tok);
-    if (it == result_of.end())
+    if (it == result_of.end()) {
+      // The same steps in another order: say so, not "not a result".
+      for (const auto& [text, pos2] : result_of)
+        if (same_steps(text, tok))
+          return fail("listed turn '" + clip_token(tok) +
+                      "' is written in another step order than '" + text +
+                      "': a turn is listed as the toolkit writes it (the smallest step order "
+                      "reaching its result, docs/puzzles.md)");
       return fail("listed turn '" + clip_token(tok) + "' is not a result of the roll");
+    }
     // A listed position after the turn is a claim like the others (it was
     // never read: any string passed).
     if (e.contains("position")) {
@@ -270,6 +291,9 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   const std::string answer = p["answer"].get<std::string>();
   const double gap = order[0].first - order[1].first;
   if (gap <= 0) return fail("turns '" + order[0].second + "' and '" + order[1].second + "' tie");
+  if (order[0].second != answer && same_steps(order[0].second, answer))
+    return fail("the answer '" + clip_token(answer) + "' is the best turn '" + order[0].second +
+                "' written in another step order (a turn is written as in the list)");
   if (order[0].second != answer)
     return fail("the answer '" + clip_token(answer) + "' is not the best turn '" + order[0].second +
                 "'");

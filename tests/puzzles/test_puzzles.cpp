@@ -809,6 +809,7 @@ TEST_CASE("Long Nardy roll puzzles: proved, Z3-confirmed, deterministic", "[puzz
 TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles][nardy]") {
   puzzles::NardyCheckOptions co;
   co.spec = false;
+  int reordered = 0;
   for (const auto& orig : nardy_collection().puzzles) {
     INFO(orig.dump());
     REQUIRE(puzzles::check_nardy_puzzle(orig, co).confirmed);
@@ -846,6 +847,27 @@ TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles]
       p["min_gap"] = orig["gap"].get<double>() + 0.05;
       CHECK_FALSE(puzzles::check_nardy_puzzle(p, co).confirmed);
     }
+    {  // The answer's steps in another order: named as such (the message
+       // said "not a result of the roll" of a legal turn).
+      const std::string ans_text = orig["answer"].get<std::string>();
+      const auto space = ans_text.find(' ');
+      const std::string swapped =
+          space == std::string::npos ? ans_text
+                                     : ans_text.substr(space + 1) + " " + ans_text.substr(0, space);
+      if (swapped != ans_text && ans_text.find(' ', space + 1) == std::string::npos) {
+        json p = orig;
+        p["answer"] = swapped;
+        auto r = puzzles::check_nardy_puzzle(p, co);
+        CHECK_FALSE(r.confirmed);
+        CHECK(r.reason.find("in another step order") != std::string::npos);
+        p["moves"][ans]["move"] = swapped;
+        r = puzzles::check_nardy_puzzle(p, co);
+        CHECK_FALSE(r.confirmed);
+        CHECK(r.reason.find("is written in another step order than '" + ans_text + "'") !=
+              std::string::npos);
+        ++reordered;
+      }
+    }
     {  // A false gap (it was never compared: any number passed).
       json p = orig;
       p["gap"] = orig["gap"].get<double>() + 0.1;
@@ -866,6 +888,7 @@ TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles]
       CHECK_THROWS_AS(puzzles::check_nardy_puzzle(p, co), InputError);
     }
   }
+  CHECK(reordered > 0);
 }
 
 TEST_CASE("Long Nardy: the checker's expectimax equals the bear-off database", "[puzzles][nardy]") {
