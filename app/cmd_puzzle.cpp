@@ -84,6 +84,13 @@ std::string title_of(std::string board, const std::string& variant, uint64_t see
   return board + " (seed " + std::to_string(seed) + ")";
 }
 
+/// The files a finished make wrote.
+void report_written(const std::string& dir, const puzzles::MakeReport& rep, std::ostream& out) {
+  const size_t n = rep.puzzles.size();
+  out << "wrote " << dir << "/puzzles.jsonl, " << n << (n == 1 ? " SVG" : " SVGs") << " and " << dir
+      << "/index.html\n";
+}
+
 /// A run that found no puzzle writes nothing: an empty collection is one
 /// `puzzle check` refuses (it cannot be told from a truncated file).
 void refuse_empty(const puzzles::MakeReport& rep, const std::string& progress_file) {
@@ -128,8 +135,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     puzzles::write_collection(a.out, title, rep);
     puzzles::remove_progress(o.progress_file);
     out << "nardy max-checkers " << a.max_checkers << ": " << rep.summary() << "\n";
-    out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
-        << "/index.html\n";
+    report_written(a.out, rep, out);
     return;
   }
   for (const char* o : {"--max-checkers", "--min-gap", "--db"})
@@ -167,8 +173,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   puzzles::write_collection(a.out, title, rep);
   puzzles::remove_progress(o.progress_file);
   out << a.game << " side " << o.size << ": " << rep.summary() << "\n";
-  out << "wrote " << a.out << "/puzzles.jsonl, " << rep.puzzles.size() << " SVGs and " << a.out
-      << "/index.html\n";
+  report_written(a.out, rep, out);
 }
 
 /// A board puzzle's start position (before its record), with its size,
@@ -197,7 +202,7 @@ std::unique_ptr<AnyGame> board_of(const nlohmann::json& p, const std::string& id
       for (size_t i = 0; i < tokens.size(); ++i)
         if (!s.parse_move(tokens[i]))
           throw InputError("puzzle " + id + ": record move " + std::to_string(i + 1) + " '" +
-                           clip_token(tokens[i]) + "' is not a " + g->game_name() + " move token");
+                           clip_token(tokens[i]) + "' is not a move token of " + g->game_name());
     } else {
       throw InputError("puzzle " + id + ": " + kBoards);
     }

@@ -70,6 +70,15 @@ inline std::string value_text(const MoveValue& v) {
   return value_json(v).dump();
 }
 
+/// value_text() with the plies to the end where there is one ("loss" in 6
+/// plies): two lines of different lengths differ only there.
+inline std::string value_with_plies(const MoveValue& v) {
+  std::string t = value_text(v);
+  if (v.plies >= 0 && (v.kind == MoveValue::Kind::kWin || v.kind == MoveValue::Kind::kLoss))
+    t += " in " + std::to_string(v.plies) + " plies";
+  return t;
+}
+
 /// The check proper; `spec` false skips the Z3 step (the generator's
 /// self-check on boards where it would be slow).
 template <Game S>
@@ -213,7 +222,7 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
       if (seen.plies >= 0) ++seen.plies;
       if (!(seen == cur))
         return fail("line move " + std::to_string(i + 1) + " '" + tok + "' is not optimal (" +
-                    value_text(seen) + " instead of " + value_text(cur) + ")");
+                    value_with_plies(seen) + " instead of " + value_with_plies(cur) + ")");
       cur = v;
     }
   } catch (const SearchBudget&) {

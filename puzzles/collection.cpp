@@ -130,8 +130,11 @@ std::string MakeReport::summary() const {
   std::ostringstream o;
   uint64_t rej = 0;
   for (const auto& [k, n] : rejected) rej += n;
-  o << puzzles.size() << " puzzles from " << games << " games, " << candidates
-    << " positions examined, " << rej << " rejected";
+  const auto n_of = [](uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  o << n_of(puzzles.size(), "puzzle", "puzzles") << " from " << n_of(games, "game", "games") << ", "
+    << n_of(candidates, "position", "positions") << " examined, " << rej << " rejected";
   if (candidates > 0) {
     o << " (";
     bool first = true;

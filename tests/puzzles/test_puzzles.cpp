@@ -565,6 +565,25 @@ TEST_CASE("loom puzzle check: a file without puzzles is malformed", "[puzzles][c
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("loom puzzle check: a line whose loser gives up early names the plies",
+          "[puzzles][cli]") {
+  // The golden Enfargar puzzle's line is e4 b2 b4 c4 e3; after e4 the
+  // loser's b4 ends the game two plies sooner. The message read '"loss"
+  // instead of "loss"'.
+  std::string dir = temp_dir("line");
+  json enf;
+  for (const auto& p : puzzles::read_puzzles(std::string(LOOM_TEST_DATA) + "/puzzles/golden.jsonl"))
+    if (p["game"] == "enfargar") enf = p;
+  REQUIRE(enf["line"] == json::array({"e4", "b2", "b4", "c4", "e3"}));
+  enf["line"] = json::array({"e4", "b4", "e3"});
+  write_lines(dir + "/short.jsonl", {enf});
+  auto r = run({"puzzle", "check", "--no-spec", dir + "/short.jsonl"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("line move 2 'b4' is not optimal (\"loss\" in 2 plies instead of \"loss\" in 4 "
+                   "plies)") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are malformed",
           "[puzzles][cli]") {
   // Both used to be accepted (exit 0).
@@ -649,7 +668,7 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
   write_lines(dir + "/record.jsonl", {p});
   testing::check_bad_inputs({{{"puzzle", "check", dir + "/record.jsonl"},
                               "puzzle " + id + ": record move 1 '\\x7f" + std::string(39, 'y') +
-                                  "... (201 characters)' is not a gadur move token"}});
+                                  "... (201 characters)' is not a move token of gadur"}});
   // An illegal one is a wrong claim (exit 1).
   p = gadur;
   p["record"] = "c3 c3";
