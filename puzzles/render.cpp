@@ -117,6 +117,10 @@ struct BoardView {
   std::string status;        ///< "Black to move", "game over: ..."
   std::vector<int> stone;    ///< per padded site: -1 none, 0 black, 1 white
   std::vector<int> pattern;  ///< Migong: per padded site, -1 empty or 0..63
+  /// Migong: per padded site, the set a piece came from (0 Blue's, 1
+  /// Yellow's): a mixed pattern can be in either, and which pieces a side
+  /// still has depends on it.
+  std::vector<int> owner;
   const migong::EdgeColouring* edges = nullptr;
   int centre_border = -1;  ///< Migong: the centre site (not a cell)
 };
@@ -262,6 +266,12 @@ std::string draw_hex(const BoardView& v, const RenderOptions& o) {
           body << "<polygon points=\"" << points_attr(w) << "\" fill=\"" << (blue ? kBlue : kYellow)
                << "\" stroke=\"#333\" stroke-width=\"0.6\"/>";
         }
+        // The set it came from: a disc of that colour at the centre.
+        if (static_cast<size_t>(s) < v.owner.size() && v.owner[s] >= 0)
+          body << "<circle class=\"set-" << (v.owner[s] == 0 ? "blue" : "yellow") << "\" cx=\""
+               << num(p.x) << "\" cy=\"" << num(p.y) << "\" r=\"" << num(cell_r * 0.3)
+               << "\" fill=\"" << (v.owner[s] == 0 ? kBlue : kYellow)
+               << "\" stroke=\"#111\" stroke-width=\"1.2\"/>";
       }
     }
     body << "</g>";
@@ -315,7 +325,11 @@ std::string draw_hex(const BoardView& v, const RenderOptions& o) {
   text(head, {cx, b.y1 + 12}, v.status, 13, "#222");
   if (!o.caption.empty()) text(head, {cx, b.y1 + 32}, o.caption, 13, "#444");
 
-  double x0 = std::min(b.x0, cx - 130), x1 = std::max(b.x1, cx + 130);
+  // Wide enough for the longest line of text (13 px type: about 7 px a
+  // character), which was cut at the sides of a small board.
+  const double half =
+      std::max(130.0, 3.6 * static_cast<double>(std::max(v.status.size(), o.caption.size())) + 10);
+  double x0 = std::min(b.x0, cx - half), x1 = std::max(b.x1, cx + half);
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"" << num(x0) << " "
       << num(top) << " " << num(x1 - x0) << " " << num(bottom - top) << "\" width=\""
@@ -371,10 +385,16 @@ BoardView make_view(const gadur::State<W>& s) {
 template <int W>
 BoardView make_view(const fiodar::State<W>& s) {
   BoardView v = stone_view(s, Look::kPoints, "Fiodar");
-  std::string captured = "captured: Black " + std::to_string(s.prisoners(Color::kBlack)) +
-                         ", White " + std::to_string(s.prisoners(Color::kWhite));
-  v.status = s.is_terminal() ? over_text(s.outcome()) + " (" + captured + ")"
-                             : std::string(side_name(s.to_move())) + " to move; " + captured;
+  // Prisoners are the stones each player has taken ("captured: Black 58"
+  // read as Black's stones lost). After a pass another pass ends the game:
+  // that changes the question, and a pass leaves no mark on the board.
+  std::string captured = "stones taken: by Black " + std::to_string(s.prisoners(Color::kBlack)) +
+                         ", by White " + std::to_string(s.prisoners(Color::kWhite));
+  v.status = s.is_terminal()
+                 ? over_text(s.outcome()) + " (" + captured + ")"
+                 : std::string(side_name(s.to_move())) + " to move" +
+                       (s.last_move_was_pass() ? " after a pass (a pass ends the game)" : "") +
+                       "; " + captured;
   return v;
 }
 
@@ -393,7 +413,11 @@ BoardView make_view(const migong::State<W>& s) {
   v.look = Look::kMigong;
   v.title = "Migong, side " + std::to_string(s.geo().side());
   v.pattern.assign(s.geo().slots(), -1);
-  s.occupied().for_each([&](int i) { v.pattern[i] = s.pattern_at(i); });
+  v.owner.assign(s.geo().slots(), -1);
+  s.occupied().for_each([&](int i) {
+    v.pattern[i] = s.pattern_at(i);
+    v.owner[i] = s.placed_from(Color::kBlack).test(i) ? 0 : 1;
+  });
   v.edges = &s.context().edges();
   v.centre_border = s.geo().centre();
   if (s.is_terminal()) {
@@ -409,6 +433,7 @@ BoardView make_view(const migong::State<W>& s) {
   } else {
     v.status = std::string(s.colour_to_move() == Color::kBlack ? "Blue" : "Yellow") + " to move";
   }
+  if (s.occupied().any()) v.status += " (centre disc: the set a piece came from)";
   return v;
 }
 

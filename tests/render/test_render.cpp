@@ -194,6 +194,17 @@ TEST_CASE("stones, pieces and the last move are drawn where the record put them"
   CHECK(occurrences(svg, "<line ") == 12);
 }
 
+TEST_CASE("a Fiodar diagram says when a pass would end the game and whose prisoners it counts",
+          "[render]") {
+  // The status read "Black to move; captured: Black 0, White 0" after a
+  // pass, which leaves no mark: nothing said that a second pass ends the game.
+  std::string svg = render_game("fiodar", 3, "a1 pass", {});
+  CHECK(svg.find("Black to move after a pass (a pass ends the game); stones taken: by Black 0, "
+                 "by White 0") != std::string::npos);
+  svg = render_game("fiodar", 3, "a1", {});
+  CHECK(svg.find("White to move; stones taken") != std::string::npos);
+}
+
 TEST_CASE("Migong pieces are six wedges and every board edge is coloured", "[render]") {
   for (int n : {2, 3}) {
     auto g = make_game("migong", n, {});
@@ -223,8 +234,16 @@ TEST_CASE("Migong pieces are six wedges and every board edge is coloured", "[ren
               (s.context().edges().is_blue(site, d) ? edge_blue : edge_yellow)++;
         // Rim 6(2n-1) segments plus the 6 sides of the centre border.
         CHECK(edge_blue + edge_yellow == 6 * (2 * n - 1) + 6);
-        CHECK(occurrences(svg, "fill=\"#2f6fd6\"") == blue);
-        CHECK(occurrences(svg, "fill=\"#f2c230\"") == yellow);
+        // Each piece also carries a disc of the set it came from (a
+        // mixed pattern can be in either set).
+        const int from_blue =
+            static_cast<int>((s.occupied() & s.placed_from(Color::kBlack)).count());
+        const int from_yellow = static_cast<int>(s.occupied().count()) - from_blue;
+        CHECK(occurrences(svg, "class=\"set-blue\"") == from_blue);
+        CHECK(occurrences(svg, "class=\"set-yellow\"") == from_yellow);
+        CHECK(from_blue == 1);  // the first placement is Blue's
+        CHECK(occurrences(svg, "fill=\"#2f6fd6\"") == blue + from_blue);
+        CHECK(occurrences(svg, "fill=\"#f2c230\"") == yellow + from_yellow);
         CHECK(occurrences(svg, "stroke=\"#2f6fd6\"/>") == edge_blue);
         CHECK(occurrences(svg, "stroke=\"#f2c230\"/>") == edge_yellow);
       }
