@@ -238,6 +238,30 @@ TEST_CASE("solve nardy: a FIFO or directory at the table's .tmp path is refused 
   }
 }
 
+TEST_CASE("solve nardy: a large database build says so before it starts, terminal or not",
+          "[nardy][exact][cli]") {
+  // --max-checkers 15 started an 11.8 GB build with nothing said when
+  // standard error was not a terminal. N = 11 (12,376 homes a side, 584 MB)
+  // is the first that says it; the .tmp path made a directory stops the run
+  // right after the note, before any work.
+  const std::string pos = "W:11,0,0,0,0,0,0,0,0,0,0,0,-11,0,0,0,0,0,0,0,0,0,0,0";
+  fs::path dir = cli_dir("note");
+  fs::create_directories(loom::nardy::exact::TwoSided::file_name(dir.string(), 11) + ".tmp");
+  auto r = run({"solve", "nardy", "--position", pos, "--db", dir.string()});
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("loom: building the bear-off database for 11 checkers a side in ") == 0);
+  CHECK(r.err.find("(584 MB in memory and on disk)") != std::string::npos);
+  fs::remove_all(dir);
+  // A small one (N = 2) says nothing.
+  dir = cli_dir("quiet");
+  auto q = run({"solve", "nardy", "--position",
+                "W:1,1,0,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0,0,0,0", "--db", dir.string()});
+  CHECK(q.code == 0);
+  CHECK(q.err.empty());
+  fs::remove_all(dir);
+}
+
 TEST_CASE("solve nardy --rule checkers=1: the whole game from the start", "[nardy][exact][cli]") {
   auto r = run({"solve", "nardy", "--rule", "checkers=1", "--json"});
   REQUIRE(r.code == 0);
