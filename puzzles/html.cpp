@@ -305,6 +305,19 @@ std::string collection_html(const std::string& title, const std::vector<nlohmann
   // "</script" must not occur inside the script element.
   for (size_t at = js.find("</"); at != std::string::npos; at = js.find("</", at + 3))
     js.replace(at, 2, "<\\/");
+  // An answer key that needs no script (to print, or to read without
+  // JavaScript): each puzzle's answer and solution line, folded.
+  o << "<details class=\"answer-key\"><summary>Answer key</summary>\n<ol>\n";
+  for (const auto& p : puzzles) {
+    std::string line;
+    if (auto it = p.find("line"); it != p.end() && it->is_array())
+      for (const auto& t : *it)
+        if (t.is_string()) line += (line.empty() ? "" : ", ") + t.get<std::string>();
+    o << "<li>" << markup_escape(str_field(p, "id")) << ": <b>"
+      << markup_escape(str_field(p, "answer")) << "</b>"
+      << (line.empty() ? "" : " (line: " + markup_escape(line) + ")") << "</li>\n";
+  }
+  o << "</ol>\n</details>\n";
   o << "<script type=\"application/json\" id=\"puzzle-data\">" << js << "</script>\n"
     << "<script>" << kScript << "</script>\n</body>\n</html>\n";
   return o.str();

@@ -304,6 +304,8 @@ TEST_CASE("collection_html inlines every diagram and escapes the data", "[render
   CHECK(occurrences(html, "</script>") == 2);
   CHECK(html.find("difficulty 1.5") != std::string::npos);
   CHECK(html.find("Black to move: find the only winning move.") != std::string::npos);
+  // An answer key that needs no script, every puzzle's answer escaped.
+  CHECK(occurrences(html, "<li>gadur-3-&lt;/script&gt;-1: <b>a1</b> (line: a1)</li>") == 2);
   // Nothing to fetch: no URL but the SVG namespace name, no src attribute.
   std::string no_ns = html;
   for (auto at = no_ns.find("http://www.w3.org/2000/svg"); at != std::string::npos;
