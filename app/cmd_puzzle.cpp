@@ -249,10 +249,18 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
         throw InputError("puzzle file '" + clip_token(path, 200) + "': the id '" + id +
                          "' is used by more than one puzzle");
       games.push_back(p["game"] == "nardy" ? nullptr : board_of(p, id));
-      const std::string where =
-          p["game"].dump() + p["size"].dump() + p["rules"].dump() +
-          (p["game"] == "nardy" ? p["position"].dump() + p["dice"].dump()
-                                : p.value("setup", std::string()) + "|" + p["record"].dump());
+      // Records compared token by token, dice in either order (a
+      // transposed record reaching the same board is not found).
+      std::string where = p["game"].dump() + p["size"].dump() + p["rules"].dump();
+      if (p["game"] == "nardy") {
+        std::string dice = p["dice"].get<std::string>();
+        std::sort(dice.begin(), dice.end());
+        where += p["position"].dump() + "|" + dice;
+      } else {
+        where += p.value("setup", std::string()) + "|";
+        const std::string record = p["record"].get<std::string>();
+        for (std::string_view t : detail::split_ws(record)) where += std::string(t) + " ";
+      }
       if (auto [it, fresh] = position_ids.emplace(where, id); !fresh)
         repeats.emplace(all.size(), it->second);
       all.push_back(std::move(p));
@@ -268,7 +276,7 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     const std::string game = p["game"].get<std::string>();
     if (auto it = repeats.find(i); it != repeats.end()) {
       ++failed;
-      err << "puzzle " << id << ": not confirmed: the same position and question as puzzle "
+      err << "puzzle " << id << ": not confirmed: the same record and question as puzzle "
           << it->second << "\n";
       continue;
     }

@@ -316,7 +316,7 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
                  " to move: " +
                  (T::kQuestion == Question::kWin ? "find the only winning move"
                                                  : "find the only move to the best margin") +
-                 (opt.variant.empty() ? "" : " (rules " + opt.variant + ")");
+                 rules_suffix(opt.variant);
     rep.svgs.push_back(render_svg(found[i].state, ro));
     rep.puzzles.push_back(std::move(found[i].j));
   }

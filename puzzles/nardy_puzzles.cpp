@@ -16,6 +16,7 @@
 #include "model/common/rules.h"
 #include "model/nardy/movegen.h"
 #include "properties/spec/nardy_spec.h"
+#include "puzzles/html.h"
 #include "puzzles/progress.h"
 #include "puzzles/render.h"
 #include "puzzles/rng.h"
@@ -334,17 +335,7 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
   check_nardy_make(mo);
   const int n = std::min(mo.max_checkers, opt.checkers);
   const std::string dir = mo.db_dir.empty() ? nardy::exact::default_cache_dir() : mo.db_dir;
-  const auto& db = nardy::exact::TwoSided::cached(n, dir, mo.notes, mo.tty);
 
-  solver::RunControl::Config cc;
-  cc.tty = mo.tty;
-  cc.checkpoint_interval = mo.checkpoint_interval;
-  cc.stop_after = mo.stop_after;
-  // Ctrl-C or SIGTERM: the progress is saved at the next game boundary
-  // and the run exits 130 (it was killed, losing the games since the last
-  // save, with 130 or 143).
-  cc.catch_signals = !mo.progress_file.empty();
-  solver::RunControl ctl(cc);
   MakeReport rep;
   detail::Rng rng(mo.seed);
   nardy::TurnGenerator gen(opt);
@@ -388,6 +379,20 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
       seen.insert(pr->seen_keys.begin(), pr->seen_keys.end());
     }
   }
+  // The database after the directory's checks (another job's progress
+  // file or collection): a refusal came after a build of up to 40 CPU
+  // minutes. Signals are caught only once it is there (the build resumes
+  // from its chunks; a caught signal would wait for its end).
+  const auto& db = nardy::exact::TwoSided::cached(n, dir, mo.notes, mo.tty);
+  solver::RunControl::Config cc;
+  cc.tty = mo.tty;
+  cc.checkpoint_interval = mo.checkpoint_interval;
+  cc.stop_after = mo.stop_after;
+  // Ctrl-C or SIGTERM: the progress is saved at the next game boundary
+  // and the run exits 130 (it was killed, losing the games since the last
+  // save, with 130 or 143).
+  cc.catch_signals = !mo.progress_file.empty();
+  solver::RunControl ctl(cc);
   auto save = [&] {
     Progress pr = progress_of(rng.state(), g, rep);
     pr.seen_keys.assign(seen.begin(), seen.end());
@@ -561,7 +566,7 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
     RenderOptions ro;
     ro.caption = std::string(found[i].pos.to_move() == Color::kWhite ? "White" : "Black") +
                  " to play " + found[i].roll.name() + ": find the turn with the best chance" +
-                 (mo.variant.empty() ? "" : " (rules " + mo.variant + ")");
+                 rules_suffix(mo.variant);
     rep.svgs.push_back(render_nardy_svg(found[i].pos, opt, found[i].roll, ro));
     rep.puzzles.push_back(std::move(found[i].j));
   }

@@ -84,11 +84,14 @@ void check_collection_job(const std::string& dir, const std::string& signature) 
   std::string job;
   if (std::ifstream in(job_path(dir)); in) std::getline(in, job);
   if (job == signature) return;
+  if (job.empty())
+    throw InputError("'" + clip_token(dir, 200) +
+                     "' holds a puzzle collection without puzzles.job (made by a loom before "
+                     "2026-12-05), so whose job it is cannot be told: choose another --out, or "
+                     "remove the directory");
   throw InputError("'" + clip_token(dir, 200) +
-                   "' already holds another job's puzzle collection (puzzles.jsonl" +
-                   (job.empty() ? std::string(", made before puzzles.job was written")
-                                : "; its job: " + clip_token(job, 300)) +
-                   "): choose another --out, or remove the directory");
+                   "' already holds another job's puzzle collection (puzzles.jsonl; its job: " +
+                   clip_token(job, 300) + "): choose another --out, or remove the directory");
 }
 
 std::string progress_path(const std::string& dir) {

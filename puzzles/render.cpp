@@ -125,6 +125,12 @@ struct BoardView {
   int centre_border = -1;  ///< Migong: the centre site (not a cell)
 };
 
+/// Half the width a centred line of 13 px text needs (about 7 px a
+/// character), at least `least`: long captions were cut at the sides.
+double text_half_width(const std::string& a, const std::string& b, double least) {
+  return std::max(least, 3.6 * static_cast<double>(std::max(a.size(), b.size())) + 10);
+}
+
 std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", std::abs(v) < 0.005 ? 0.0 : v);
@@ -325,10 +331,7 @@ std::string draw_hex(const BoardView& v, const RenderOptions& o) {
   text(head, {cx, b.y1 + 12}, v.status, 13, "#222");
   if (!o.caption.empty()) text(head, {cx, b.y1 + 32}, o.caption, 13, "#444");
 
-  // Wide enough for the longest line of text (13 px type: about 7 px a
-  // character), which was cut at the sides of a small board.
-  const double half =
-      std::max(130.0, 3.6 * static_cast<double>(std::max(v.status.size(), o.caption.size())) + 10);
+  const double half = text_half_width(v.status, o.caption, 130);
   double x0 = std::min(b.x0, cx - half), x1 = std::max(b.x1, cx + half);
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"" << num(x0) << " "
@@ -522,11 +525,20 @@ std::string render_nardy_svg(const nardy::Position& p, const nardy::Options& opt
   const double tray_x = kBoardX + board_w + 16, tray_w = 92;
   const double width = tray_x + tray_w + 14;
   const double height = kBoardY + board_h + 44 + (o.caption.empty() ? 0 : 20);
+  nardy::Result res = nardy::result(p, opt);
+  std::string status = res.over() ? "game over: " + res.text()
+                                  : std::string(side_name(p.to_move())) + " to move (pips White " +
+                                        std::to_string(p.pips(Color::kWhite)) + ", Black " +
+                                        std::to_string(p.pips(Color::kBlack)) + ")";
+  // The picture widens on both sides for a long line of text.
+  const double half = text_half_width(status, o.caption, width / 2);
+  const double x0 = width / 2 - half;
   std::ostringstream s;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"0 0 " << num(width)
-    << " " << num(height) << "\" width=\"" << num(width) << "\" height=\"" << num(height) << "\">";
-  s << "<rect x=\"0\" y=\"0\" width=\"" << num(width) << "\" height=\"" << num(height)
-    << "\" fill=\"#fff\"/>";
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"" << num(x0) << " 0 "
+    << num(2 * half) << " " << num(height) << "\" width=\"" << num(2 * half) << "\" height=\""
+    << num(height) << "\">";
+  s << "<rect x=\"" << num(x0) << "\" y=\"0\" width=\"" << num(2 * half) << "\" height=\""
+    << num(height) << "\" fill=\"#fff\"/>";
   text(s, {width / 2, 16}, "Long Nardy", 15, "#222", " font-weight=\"bold\"");
   s << "<rect x=\"" << num(kBoardX) << "\" y=\"" << num(kBoardY) << "\" width=\"" << num(board_w)
     << "\" height=\"" << num(board_h)
@@ -606,11 +618,6 @@ std::string render_nardy_svg(const nardy::Position& p, const nardy::Options& opt
     draw_die(s, tray_x + 10, dy, dice->hi);
     draw_die(s, tray_x + tray_w - 40, dy, dice->lo);
   }
-  nardy::Result res = nardy::result(p, opt);
-  std::string status = res.over() ? "game over: " + res.text()
-                                  : std::string(side_name(p.to_move())) + " to move (pips White " +
-                                        std::to_string(p.pips(Color::kWhite)) + ", Black " +
-                                        std::to_string(p.pips(Color::kBlack)) + ")";
   text(s, {width / 2, kBoardY + board_h + 28}, status, 13, "#222");
   if (!o.caption.empty()) text(s, {width / 2, kBoardY + board_h + 48}, o.caption, 13, "#444");
   s << "</svg>\n";

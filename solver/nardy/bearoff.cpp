@@ -581,6 +581,15 @@ std::string default_cache_dir() {
   return "loom-cache";
 }
 
+namespace {
+/// Bytes as decimal gigabytes, one digit after the point.
+std::string gb(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(bytes) / 1e9);
+  return buf;
+}
+}  // namespace
+
 const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* log,
                                  std::ostream* tty, int threads, int stop_after_chunks) {
   static std::mutex mu;
@@ -601,8 +610,9 @@ const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* lo
     const uint64_t bytes = uint64_t{homes} * homes * 4;
     if (log && bytes >= (uint64_t{256} << 20))
       *log << "loom: building the bear-off database for " << n << " checkers a side in "
-           << file_name(dir, n) << " (" << (bytes >> 20)
-           << " MB in memory and on disk); an interrupted build resumes from its finished chunks\n";
+           << file_name(dir, n) << " (" << gb(bytes)
+           << " GB in memory and on disk); an interrupted build resumes from its finished "
+              "chunks\n";
     t = build_resumable(n, dir, threads, log, tty, stop_after_chunks);
     if (!t) throw Interrupted("bear-off build stopped (--stop-after); run again to resume");
   }

@@ -241,7 +241,7 @@ TEST_CASE("solve nardy: a FIFO or directory at the table's .tmp path is refused 
 TEST_CASE("solve nardy: a large database build says so before it starts, terminal or not",
           "[nardy][exact][cli]") {
   // --max-checkers 15 started an 11.8 GB build with nothing said when
-  // standard error was not a terminal. N = 11 (12,376 homes a side, 584 MB)
+  // standard error was not a terminal. N = 11 (12,376 homes a side, 0.6 GB)
   // is the first that says it; the .tmp path made a directory stops the run
   // right after the note, before any work.
   const std::string pos = "W:11,0,0,0,0,0,0,0,0,0,0,0,-11,0,0,0,0,0,0,0,0,0,0,0";
@@ -251,7 +251,7 @@ TEST_CASE("solve nardy: a large database build says so before it starts, termina
   INFO(r.err);
   CHECK(r.code == 2);
   CHECK(r.err.find("loom: building the bear-off database for 11 checkers a side in ") == 0);
-  CHECK(r.err.find("(584 MB in memory and on disk)") != std::string::npos);
+  CHECK(r.err.find("(0.6 GB in memory and on disk)") != std::string::npos);
   fs::remove_all(dir);
   // A small one (N = 2) says nothing.
   dir = cli_dir("quiet");

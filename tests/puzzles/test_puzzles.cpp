@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "app/registry.h"
@@ -264,6 +265,7 @@ TEST_CASE("puzzle objects are as CONVENTIONS.md says", "[puzzles]") {
 }
 
 TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
+  int draw_plies = 0, stall_plies = 0;
   for (const auto& b : kBoards) {
     for (const auto& orig : collection(b).puzzles) {
       INFO(orig.dump());
@@ -315,6 +317,21 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
             auto r = check(p, false);
             CHECK_FALSE(r.confirmed);
             CHECK(r.reason.find("has no end") != std::string::npos);
+            ++draw_plies;
+            break;
+          }
+      }
+      {  // Plies claimed for a stall (an end, its plies not counted).
+        json p = orig;
+        for (auto& m : p["moves"])
+          if (m["value"] == "stall") {
+            m["plies"] = 3;
+            auto r = check(p, false);
+            CHECK_FALSE(r.confirmed);
+            CHECK(r.reason.find("which puzzles give only for wins and losses") !=
+                  std::string::npos);
+            CHECK(r.reason.find("has no end") == std::string::npos);
+            ++stall_plies;
             break;
           }
       }
@@ -332,6 +349,8 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
       }
     }
   }
+  CHECK(draw_plies > 0);
+  CHECK(stall_plies > 0);
 }
 
 TEST_CASE("a position with two winning moves is never confirmed", "[puzzles]") {
@@ -614,12 +633,15 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
   {
     json again = gadur;
     again["id"] = id + "-again";
+    // Spaced otherwise: the same record.
+    again["record"] =
+        "  " + std::regex_replace(gadur["record"].get<std::string>(), std::regex(" "), "   ") + " ";
     write_lines(dir + "/again.jsonl", {gadur, again});
     auto r = run({"puzzle", "check", "--no-spec", dir + "/again.jsonl"});
     CHECK(r.code == 1);
     CHECK(r.out == "1 of 2 puzzles confirmed\n");
     CHECK(r.err.find("puzzle " + id +
-                     "-again: not confirmed: the same position and question as "
+                     "-again: not confirmed: the same record and question as "
                      "puzzle " +
                      id) != std::string::npos);
   }
