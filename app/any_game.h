@@ -84,6 +84,11 @@ struct StateWidth<T<W>> : std::integral_constant<int, W> {};
 /// The widths the solver is compiled for.
 template <class S>
 inline constexpr bool kSolvableWidth = StateWidth<S>::value <= 1;
+/// The wider boards alpha-beta alone is compiled for (solve_position_dfs):
+/// sides 5-7 (3 words: Fiodar's and Migong's recommended side 7) and 8-9
+/// (5 words: Enfargar's side 9), for late positions of real games.
+template <class S>
+inline constexpr bool kDfsWidth = StateWidth<S>::value == 3 || StateWidth<S>::value == 5;
 
 template <Game S>
 class GameAdapter : public AnyGame {
@@ -137,6 +142,8 @@ class GameAdapter : public AnyGame {
   solver::SolveReport solve(const solver::SolveOptions& options) const override {
     if constexpr (kSolvableWidth<S>)
       return solver::solve_position(s_, options);
+    else if constexpr (kDfsWidth<S>)
+      return solver::solve_position_dfs(s_, options);
     else
       throw_too_large();
   }
@@ -154,8 +161,8 @@ class GameAdapter : public AnyGame {
   /// the build small (it would otherwise be instantiated for every width).
   [[noreturn]] void throw_too_large() const {
     throw InputError(
-        "exhaustive solving and property checks take boards of at most 64 points "
-        "(side 4 and below); this " +
+        "exhaustive solving and property checks take boards of side 4 and below (loom solve "
+        "--method dfs also sides 5 to 9, for late positions); this " +
         name_ + " board is larger");
   }
 

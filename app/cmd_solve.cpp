@@ -103,6 +103,8 @@ std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const st
       const Method m = solver::resolved_method(s, o);
       for (const auto& [n, x] : kMethodNames)
         if (x == m) name = n;
+    } else if constexpr (kDfsWidth<std::remove_cvref_t<decltype(s)>>) {
+      name = "dfs";  // the only method compiled for these boards (solve_position_dfs)
     }
   });
   return name;

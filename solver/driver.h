@@ -1086,6 +1086,25 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
   return rep;
 }
 
+/// solve_position for boards wider than one word (above side 4), where
+/// only alpha-beta is compiled: an endgame or a late position of the
+/// recommended boards, bounded by --max-nodes (the whole game is far out
+/// of reach). `o.method` must be auto or dfs.
+template <Game S>
+SolveReport solve_position_dfs(const S& root, const SolveOptions& o) {
+  if (o.method != SolveOptions::Method::kAuto && o.method != SolveOptions::Method::kDfs)
+    throw InputError(
+        "on boards above side 4 loom solve runs --method dfs only (alpha-beta, for late "
+        "positions: bound it with --max-nodes)");
+  if (o.exchange != nullptr)
+    throw InputError("under mpirun loom solve runs --method dense (side 3 and below)");
+  RunControl ctl(detail::control_config(o));
+  SolveReport rep = detail::solve_dfs(root, o, ctl);
+  rep.to_move = root.to_move();
+  ctl.clear_status();
+  return rep;
+}
+
 /// The pie table: every set-up position (name, state) solved by alpha-beta,
 /// up to symmetry (set-ups whose positions are images of each other form one
 /// class, named by its smallest name in byte order). The value is the margin

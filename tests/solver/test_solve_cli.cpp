@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -106,7 +107,11 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
         "5"},
        "--kept-mb is not used by --method dense with --checkpoint"},
       // A board too large for the solver says so (not that a limit is unused).
-      {{"solve", "gadur", "--size", "5", "--max-nodes", "5"}, "at most"},
+      {{"solve", "gadur", "--size", "10", "--max-nodes", "5"}, "side 4 and below"},
+      // Sides 5-9: alpha-beta only.
+      {{"solve", "gadur", "--size", "5", "--method", "retrograde"}, "runs --method dfs only"},
+      {{"solve", "gadur", "--size", "5", "--max-positions", "5"},
+       "--max-positions is not used by --method dfs, this game's default method"},
       {{"solve", "gadur", "--size", "2", "--method", "dense", "--max-positions", "5"},
        "--max-positions is not used by --method dense"},
       {{"solve", "gadur", "--size", "2", "--checkpoint-interval", "5"},
@@ -728,5 +733,40 @@ TEST_CASE("a retrograde run stopped at --max-positions lists every opening unsol
   for (size_t i = 0; i < j["openings"].size(); ++i) {
     CHECK(j["openings"][i]["move"] == want["openings"][i]["move"]);
     CHECK(j["openings"][i]["value"].is_null());
+  }
+}
+
+TEST_CASE("solve on the recommended boards: alpha-beta values a late position as the puzzle does",
+          "[solver][cli]") {
+  // Sides 5 to 9 were refused outright: a puzzle on Enfargar's side 9 had
+  // no second check but `puzzle check`. The golden side-9 puzzle (206
+  // plies in; tests/data/puzzles/enfargar9.jsonl, proved by the puzzle
+  // checker's own search): f13 is the only winning move, every other stalls.
+  std::ifstream in(std::string(LOOM_TEST_DATA) + "/puzzles/enfargar9.jsonl");
+  std::string first;
+  std::getline(in, first);
+  const json p = json::parse(first);
+  std::vector<std::string> args = {
+      "solve", "enfargar", "--size", "9", "--record", p["record"].get<std::string>(), "--json"};
+  for (const auto& [k, v] : p["rules"].items())
+    args.insert(args.end(), {"--rule", k + "=" + v.get<std::string>()});
+  auto r = run(args);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json j = last_json(r.out);
+  CHECK(j["method"] == "dfs");
+  CHECK(j["complete"] == true);
+  const std::string me = p["to_move"].get<std::string>();
+  CHECK(j["value"] == me);
+  std::map<std::string, std::string> got;
+  for (const auto& o : j["openings"])
+    got[o["move"].get<std::string>()] = o["value"].get<std::string>();
+  REQUIRE(got.size() == p["moves"].size());
+  for (const auto& m : p["moves"]) {
+    const std::string v = m["value"].get<std::string>();
+    const std::string want = v == "win"    ? me
+                             : v == "loss" ? (me == "black" ? "white" : "black")
+                                           : v;
+    CHECK(got[m["move"].get<std::string>()] == want);
   }
 }
