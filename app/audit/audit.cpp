@@ -334,6 +334,7 @@ json stats_json(const PlayoutStats& st) {
   j["ci95"] = st.games ? json::array({lo, hi}) : json(nullptr);
   j["endings"] = st.endings;
   j["length"] = length_json(st.lengths);
+  if (!st.lengths.empty()) j["length"]["unit"] = "plies";
   j["branching"] = st.games ? json(st.branching()) : json(nullptr);  // no game: no figure
   j["max_plies"] = st.max_plies;
   j["seconds"] = st.seconds;

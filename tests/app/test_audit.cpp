@@ -150,6 +150,8 @@ TEST_CASE("audit gadur side 2 with its variants equals verify and solve", "[audi
   std::ifstream hf(dir + "/report.html");
   std::string html((std::istreambuf_iterator<char>(hf)), std::istreambuf_iterator<char>());
   CHECK(html.find("<!DOCTYPE html>") == 0);
+  // Lengths carry their unit (Long Nardy counts turns).
+  CHECK(html.find(" plies</td>") != std::string::npos);
   size_t sections = 0;
   for (size_t at = 0; (at = html.find("class=\"ruleset\"", at)) != std::string::npos; ++at)
     ++sections;
