@@ -35,6 +35,7 @@ struct MakeArgs {
   int max_games = 0;
   int max_checkers = 6;                      ///< nardy
   double min_gap = puzzles::kDefaultMinGap;  ///< nardy
+  bool race_wrong = false;                   ///< nardy: --race-wrong
   std::string db;                            ///< nardy: bear-off database directory
   double checkpoint_interval = 10;           ///< seconds between progress saves
   uint64_t stop_after = 0;                   ///< testing: stop after N games
@@ -116,6 +117,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     o.variant = variant_of(rs);
     o.max_checkers = a.max_checkers;
     o.min_gap = a.min_gap;
+    o.race_wrong_only = a.race_wrong;
     o.count = a.count;
     o.seed = a.seed;
     o.db_dir = a.db;
@@ -138,7 +140,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     report_written(a.out, rep, out);
     return;
   }
-  for (const char* o : {"--max-checkers", "--min-gap", "--db"})
+  for (const char* o : {"--max-checkers", "--min-gap", "--db", "--race-wrong"})
     if (cmd->count(o)) throw InputError(std::string(o) + " is only used by nardy");
   std::optional<int> size = cmd->count("--size") ? std::optional<int>(a.size) : std::nullopt;
   auto g = make_game(a.game, size, a.rules);
@@ -341,6 +343,9 @@ std::vector<CommandSpec> puzzle_commands() {
                             "nardy: the best turn's winning chance ahead of the second best "
                             "(default 0.02)",
                             1e-6, 0.999, "a chance 0.000001..0.999, e.g. 0.02");
+         mk->add_flag("--race-wrong", m->race_wrong,
+                      "nardy: keep only puzzles whose answer is not the race move (fewest "
+                      "expected turns)");
          mk->add_option("--db", m->db, "nardy: bear-off database directory (default cache)")
              ->check(non_empty_name("a directory name"));
          add_int_option(mk, "--max-games", m->max_games,

@@ -349,8 +349,10 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
   };
   std::vector<Found> found;
   auto reject = [&](const std::string& why) { ++rep.rejected[why]; };
-  // Games are cheap (a few ms) and few reach a close bear-off: 200 a puzzle.
-  const int max_games = mo.max_games > 0 ? mo.max_games : 200 * std::max(1, mo.count);
+  // Games are cheap (a few ms) and few reach a close bear-off: 200 a puzzle
+  // (--race-wrong: 4,000; about one candidate in 200 qualifies).
+  const int max_games =
+      mo.max_games > 0 ? mo.max_games : (mo.race_wrong_only ? 4000 : 200) * std::max(1, mo.count);
   std::vector<Position> kids;
   int g = 0;
   // The progress file: resume from it, save to it at game boundaries.
@@ -501,8 +503,12 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
           NardyCheckOptions co;
           co.spec = false;
           co.max_pairs = mo.check_pairs;
-          CheckResult cr = check_nardy_puzzle(j, co);
-          if (!cr.confirmed) {
+          CheckResult cr;
+          if (mo.race_wrong_only && !race_wrong) {
+            // --race-wrong: the fewest-expected-turns move (what a player
+            // races with) is the answer, so the puzzle asks nothing of him.
+            reject("answer is the race move");
+          } else if (cr = check_nardy_puzzle(j, co); !cr.confirmed) {
             reject(cr.reason.find("budget") != std::string::npos ? "check over budget"
                                                                  : "not confirmed: " + cr.reason);
           } else {

@@ -45,6 +45,10 @@ struct NardyMakeOptions {
   std::string db_dir;  ///< bear-off database directory ("" = default cache)
   int max_games = 0;   ///< 0: 200 per requested puzzle
   int per_game = 2;    ///< most puzzles taken from one game
+  /// --race-wrong: keep only puzzles whose answer is not the race move
+  /// (fewest expected turns to bear off): most others ask nothing of a
+  /// player who races.
+  bool race_wrong_only = false;
   /// Budget of the checker's re-proof per puzzle (position pairs).
   uint64_t check_pairs = 2'000'000;
   std::ostream* tty = nullptr;    ///< progress line, or null

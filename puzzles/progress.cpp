@@ -70,7 +70,8 @@ std::string nardy_make_signature(const NardyMakeOptions& o, int max_games) {
          "; min-gap=" + exact_double(o.min_gap) + "; count=" + std::to_string(o.count) +
          "; seed=" + std::to_string(o.seed) + "; max-games=" + std::to_string(max_games) +
          "; per-game=" + std::to_string(o.per_game) +
-         "; check-pairs=" + std::to_string(o.check_pairs) + "; loom=" + o.version;
+         "; check-pairs=" + std::to_string(o.check_pairs) +
+         (o.race_wrong_only ? "; race-wrong" : "") + "; loom=" + o.version;
 }
 
 std::string job_path(const std::string& dir) {

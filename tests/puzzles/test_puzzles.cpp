@@ -962,6 +962,33 @@ TEST_CASE("Long Nardy: the checker's expectimax equals the bear-off database", "
   CHECK(compared == 60);
 }
 
+TEST_CASE("loom puzzle make nardy --race-wrong keeps only puzzles the race move gets wrong",
+          "[puzzles][nardy][cli]") {
+  // Without it nearly every Long Nardy puzzle's answer is the race move
+  // (fewest expected turns): 196 of 200 in a puzzle author's review.
+  std::string dir = temp_dir("nardy-race");
+  auto r = run({"puzzle", "make", "nardy", "--race-wrong", "--max-checkers", "6", "--count", "2",
+                "--seed", "1", "--db", dir + "/db", "--out", dir + "/out"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("answer is the race move ") != std::string::npos);
+  const auto ps = puzzles::read_puzzles(dir + "/out");
+  REQUIRE(ps.size() == 2);
+  for (const auto& p : ps) {
+    const auto& tags = p["tags"];
+    CHECK(std::find(tags.begin(), tags.end(), "race move wrong") != tags.end());
+  }
+  CHECK(run({"puzzle", "check", "--no-spec", dir + "/out"}).code == 0);
+  // Another job than the same options without the flag.
+  auto other = run({"puzzle", "make", "nardy", "--max-checkers", "6", "--count", "2", "--seed", "1",
+                    "--db", dir + "/db", "--out", dir + "/out"});
+  CHECK(other.code == 2);
+  CHECK(run({"puzzle", "make", "gadur", "--race-wrong", "--count", "1", "--seed", "1", "--out",
+             dir + "/g"})
+            .err.find("--race-wrong is only used by nardy") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("loom puzzle make nardy and check", "[puzzles][nardy][cli]") {
   std::string dir = temp_dir("nardy-cli");
   auto r = run({"puzzle", "make", "nardy", "--max-checkers", "6", "--count", "2", "--seed", "2",
