@@ -54,7 +54,7 @@ std::string prepare_progress(const std::string& dir) {
   check_writable(path, "--out");
   // The collection's fixed files too (a directory in the place of one was
   // found only when the finished collection was written).
-  for (const char* name : {"puzzles.jsonl", "index.html"})
+  for (const char* name : {"puzzles.jsonl", "index.html", "puzzles.job"})
     check_writable((std::filesystem::path(dir) / name).string(), "--out");
   return path;
 }
@@ -259,7 +259,9 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
         std::sort(dice.begin(), dice.end());
         where += p["position"].dump() + "|" + dice;
       } else {
-        where += p.value("setup", std::string()) + "|";
+        const std::string setup = p.value("setup", std::string());
+        for (std::string_view t : detail::split_ws(setup)) where += std::string(t) + " ";
+        where += "|";
         const std::string record = p["record"].get<std::string>();
         for (std::string_view t : detail::split_ws(record)) where += std::string(t) + " ";
       }
@@ -278,7 +280,8 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     const std::string game = p["game"].get<std::string>();
     if (auto it = repeats.find(i); it != repeats.end()) {
       ++failed;
-      err << "puzzle " << id << ": not confirmed: the same record and question as puzzle "
+      err << "puzzle " << id << ": not confirmed: the same "
+          << (game == "nardy" ? "position and dice" : "record") << " and question as puzzle "
           << it->second << "\n";
       continue;
     }

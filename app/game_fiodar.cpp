@@ -66,7 +66,9 @@ class FiodarAdapter : public GameAdapter<fiodar::State<W>> {
   /// board, Black to move, solved by alpha-beta up to symmetry.
   solver::SolveReport solve_pie(const solver::SolveOptions& options) const override {
     if constexpr (!kSolvableWidth<fiodar::State<W>>)
-      this->throw_too_large();
+      throw InputError(
+          "--pie solves the 2-stone set-ups on side 4 and below (above it, loom "
+          "solve values late positions only)");
     else
       return solve_pie_small(options);
   }

@@ -605,13 +605,15 @@ std::string render_nardy_svg(const nardy::Position& p, const nardy::Options& opt
     << "\" fill=\"#efe3c8\" stroke=\"#5a3d16\" stroke-width=\"2\"/>";
   text(s, {tray_x + tray_w / 2, kBoardY + 16}, "Black off", 11, "#222");
   s << "<g class=\"off\" data-side=\"black\">";
-  text(s, {tray_x + tray_w / 2, kBoardY + 36}, std::to_string(p.borne_off(Color::kBlack)), 18,
-       "#111", " font-weight=\"bold\"");
+  text(s, {tray_x + tray_w / 2, kBoardY + 36},
+       std::to_string(p.borne_off(Color::kBlack, opt.checkers)), 18, "#111",
+       " font-weight=\"bold\"");
   s << "</g>";
   text(s, {tray_x + tray_w / 2, kBoardY + board_h - 36}, "White off", 11, "#222");
   s << "<g class=\"off\" data-side=\"white\">";
-  text(s, {tray_x + tray_w / 2, kBoardY + board_h - 16}, std::to_string(p.borne_off(Color::kWhite)),
-       18, "#111", " font-weight=\"bold\"");
+  text(s, {tray_x + tray_w / 2, kBoardY + board_h - 16},
+       std::to_string(p.borne_off(Color::kWhite, opt.checkers)), 18, "#111",
+       " font-weight=\"bold\"");
   s << "</g>";
   if (dice) {
     double dy = kBoardY + board_h / 2 - 15;

@@ -1099,7 +1099,16 @@ SolveReport solve_position_dfs(const S& root, const SolveOptions& o) {
   if (o.exchange != nullptr)
     throw InputError("under mpirun loom solve runs --method dense (side 3 and below)");
   RunControl ctl(detail::control_config(o));
-  SolveReport rep = detail::solve_dfs(root, o, ctl);
+  SolveReport rep;
+  try {
+    rep = detail::solve_dfs(root, o, ctl);
+  } catch (const CycleError&) {
+    // Its own advice (retrograde analysis) is not compiled for these boards.
+    throw InputError(
+        "the position graph has a cycle (a position repeats along a line of play): this rule set "
+        "can loop, and above side 4 loom solve has only alpha-beta, which cannot value a loop "
+        "(retrograde analysis runs on side 4 and below)");
+  }
   rep.to_move = root.to_move();
   ctl.clear_status();
   return rep;

@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 
 #include "app/registry.h"
@@ -560,6 +559,14 @@ TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzl
   CHECK(b.err.find("index.html': it is a directory") != std::string::npos);
   CHECK(!std::filesystem::exists(blocked + "/puzzles.progress"));
   std::filesystem::remove_all(blocked);
+  // The same for puzzles.job (written first, at the end of the run).
+  std::filesystem::create_directories(blocked + "/puzzles.job");
+  auto j = testing::run(
+      {"puzzle", "make", "gadur", "--size", "3", "--count", "1", "--seed", "1", "--out", blocked});
+  CHECK(j.code == 2);
+  CHECK(j.err.find("puzzles.job': it is a directory") != std::string::npos);
+  CHECK(!std::filesystem::exists(blocked + "/puzzles.progress"));
+  std::filesystem::remove_all(blocked);
 }
 
 TEST_CASE("loom puzzle check: a file without puzzles is malformed", "[puzzles][cli]") {
@@ -634,8 +641,10 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
     json again = gadur;
     again["id"] = id + "-again";
     // Spaced otherwise: the same record.
-    again["record"] =
-        "  " + std::regex_replace(gadur["record"].get<std::string>(), std::regex(" "), "   ") + " ";
+    std::string spaced = "  ";
+    for (char c : gadur["record"].get<std::string>())
+      spaced += c == ' ' ? std::string("   ") : std::string(1, c);
+    again["record"] = spaced + " ";
     write_lines(dir + "/again.jsonl", {gadur, again});
     auto r = run({"puzzle", "check", "--no-spec", dir + "/again.jsonl"});
     CHECK(r.code == 1);

@@ -283,6 +283,14 @@ TEST_CASE("Long Nardy: 24 points, stacks with counts, borne-off trays and dice",
   CHECK(svg.find("data-side=\"white\"><text") != std::string::npos);
   CHECK(svg.find(">12</text></g>") != std::string::npos);
   CHECK(svg.find(">14</text></g>") != std::string::npos);
+  // With checkers=4 the same board has 1 and 3 off (it showed 12 and 14:
+  // the counts were taken out of 15 whatever the rule).
+  nardy::Options four;
+  four.checkers = 4;
+  svg = puzzles::render_nardy_svg(p, four, std::nullopt, {});
+  CHECK(svg.find(">1</text></g>") != std::string::npos);
+  CHECK(svg.find(">3</text></g>") != std::string::npos);
+  CHECK(svg.find(">12</text></g>") == std::string::npos);
 }
 
 TEST_CASE("collection_html inlines every diagram and escapes the data", "[render]") {

@@ -110,6 +110,10 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "10", "--max-nodes", "5"}, "side 4 and below"},
       // Sides 5-9: alpha-beta only.
       {{"solve", "gadur", "--size", "5", "--method", "retrograde"}, "runs --method dfs only"},
+      // Its advice was "use --method retrograde", refused there.
+      {{"solve", "gadur", "--size", "5", "--max-nodes", "10"}, "cannot value a loop"},
+      {{"solve", "fiodar", "--size", "5", "--pie", "--max-nodes", "10"},
+       "--pie solves the 2-stone set-ups on side 4 and below"},
       {{"solve", "gadur", "--size", "5", "--max-positions", "5"},
        "--max-positions is not used by --method dfs, this game's default method"},
       {{"solve", "gadur", "--size", "2", "--method", "dense", "--max-positions", "5"},
