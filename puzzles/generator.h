@@ -168,15 +168,8 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   using T = PuzzleTraits<S>;
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
-  solver::RunControl::Config cc;
-  cc.tty = opt.tty;
-  cc.checkpoint_interval = opt.checkpoint_interval;
-  cc.stop_after = opt.stop_after;
-  // Ctrl-C or SIGTERM: the progress is saved at the next game boundary
-  // and the run exits 130 (it was killed, losing the games since the last
-  // save, with 130 or 143).
-  cc.catch_signals = !opt.progress_file.empty();
-  solver::RunControl ctl(cc);
+  solver::RunControl ctl(
+      make_control(opt.tty, opt.checkpoint_interval, opt.stop_after, opt.progress_file));
   MakeReport rep;
   detail::Rng rng(opt.seed);
   solver::Canonicalizer<S> canon(true);

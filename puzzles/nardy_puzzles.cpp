@@ -386,15 +386,8 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
   // minutes. Signals are caught only once it is there (the build resumes
   // from its chunks; a caught signal would wait for its end).
   const auto& db = nardy::exact::TwoSided::cached(n, dir, mo.notes, mo.tty);
-  solver::RunControl::Config cc;
-  cc.tty = mo.tty;
-  cc.checkpoint_interval = mo.checkpoint_interval;
-  cc.stop_after = mo.stop_after;
-  // Ctrl-C or SIGTERM: the progress is saved at the next game boundary
-  // and the run exits 130 (it was killed, losing the games since the last
-  // save, with 130 or 143).
-  cc.catch_signals = !mo.progress_file.empty();
-  solver::RunControl ctl(cc);
+  solver::RunControl ctl(
+      make_control(mo.tty, mo.checkpoint_interval, mo.stop_after, mo.progress_file));
   auto save = [&] {
     Progress pr = progress_of(rng.state(), g, rep);
     pr.seen_keys.assign(seen.begin(), seen.end());

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "solver/control.h"
+
 namespace loom::puzzles {
 
 /// The generator's state between two games.
@@ -80,6 +82,21 @@ std::optional<Progress> load_progress(
 
 /// Removes the progress file and its temporary (after the collection is written).
 void remove_progress(const std::string& path);
+
+/// The run control of a `make`: progress line, checkpoint interval, the
+/// testing stop; with a progress file, Ctrl-C or SIGTERM saves at the next
+/// game boundary and the run exits 130 (it was killed, losing the games
+/// since the last save, with 130 or 143).
+inline solver::RunControl::Config make_control(std::ostream* tty, double checkpoint_interval,
+                                               uint64_t stop_after,
+                                               const std::string& progress_file) {
+  solver::RunControl::Config cc;
+  cc.tty = tty;
+  cc.checkpoint_interval = checkpoint_interval;
+  cc.stop_after = stop_after;
+  cc.catch_signals = !progress_file.empty();
+  return cc;
+}
 
 /// "%.17g": a double as text that reads back to the same double.
 std::string exact_double(double x);

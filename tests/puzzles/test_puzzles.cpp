@@ -308,29 +308,18 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
           CHECK_FALSE(check(p, false).confirmed);
         }
       }
-      {  // Plies claimed for a move that has no end (a draw): they passed.
+      // Plies claimed for a move that has no end (a draw: they passed) or
+      // whose plies are not counted (a stall, an end).
+      for (const auto& [value, why] : {std::pair<std::string, std::string>{"draw", "has no end"},
+                                       {"stall", "which puzzles give only for wins and losses"}}) {
         json p = orig;
         for (auto& m : p["moves"])
-          if (m["value"] == "draw") {
+          if (m["value"] == value) {
             m["plies"] = 7;
             auto r = check(p, false);
             CHECK_FALSE(r.confirmed);
-            CHECK(r.reason.find("has no end") != std::string::npos);
-            ++draw_plies;
-            break;
-          }
-      }
-      {  // Plies claimed for a stall (an end, its plies not counted).
-        json p = orig;
-        for (auto& m : p["moves"])
-          if (m["value"] == "stall") {
-            m["plies"] = 3;
-            auto r = check(p, false);
-            CHECK_FALSE(r.confirmed);
-            CHECK(r.reason.find("which puzzles give only for wins and losses") !=
-                  std::string::npos);
-            CHECK(r.reason.find("has no end") == std::string::npos);
-            ++stall_plies;
+            CHECK(r.reason.find(why) != std::string::npos);
+            ++(value == "draw" ? draw_plies : stall_plies);
             break;
           }
       }
@@ -549,24 +538,19 @@ TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzl
         "--out", dir},
        "last-roll"},
   });
-  // A directory where the collection's index.html goes: refused before
-  // any generation (it was found only when the collection was written).
+  // A directory where the collection's index.html (or puzzles.job, written
+  // first at the end of the run) goes: refused before any generation (it
+  // was found only when the collection was written).
   const std::string blocked = dir + "/blocked";
-  std::filesystem::create_directories(blocked + "/index.html");
-  auto b = testing::run(
-      {"puzzle", "make", "gadur", "--size", "3", "--count", "1", "--seed", "1", "--out", blocked});
-  CHECK(b.code == 2);
-  CHECK(b.err.find("index.html': it is a directory") != std::string::npos);
-  CHECK(!std::filesystem::exists(blocked + "/puzzles.progress"));
-  std::filesystem::remove_all(blocked);
-  // The same for puzzles.job (written first, at the end of the run).
-  std::filesystem::create_directories(blocked + "/puzzles.job");
-  auto j = testing::run(
-      {"puzzle", "make", "gadur", "--size", "3", "--count", "1", "--seed", "1", "--out", blocked});
-  CHECK(j.code == 2);
-  CHECK(j.err.find("puzzles.job': it is a directory") != std::string::npos);
-  CHECK(!std::filesystem::exists(blocked + "/puzzles.progress"));
-  std::filesystem::remove_all(blocked);
+  for (const std::string name : {"index.html", "puzzles.job"}) {
+    std::filesystem::create_directories(blocked + "/" + name);
+    auto b = testing::run({"puzzle", "make", "gadur", "--size", "3", "--count", "1", "--seed", "1",
+                           "--out", blocked});
+    CHECK(b.code == 2);
+    CHECK(b.err.find(name + "': it is a directory") != std::string::npos);
+    CHECK(!std::filesystem::exists(blocked + "/puzzles.progress"));
+    std::filesystem::remove_all(blocked);
+  }
 }
 
 TEST_CASE("loom puzzle check: a file without puzzles is malformed", "[puzzles][cli]") {
