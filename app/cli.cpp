@@ -206,8 +206,7 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
                  (option ? "; options follow it (loom " + chain.front() + " " + clip_token(w) + ")"
                          : std::string()) +
                  "; try loom --help";
-        else
-          return what + " for loom" + path + "; try loom" + path + " --help";
+        return what + " for loom" + path + "; try loom" + path + " --help";
       };
       std::string msg = one_line(e.what());
       if (args.empty()) {

@@ -259,11 +259,12 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
         std::sort(dice.begin(), dice.end());
         where += p["position"].dump() + "|" + dice;
       } else {
-        const std::string setup = p.value("setup", std::string());
-        for (std::string_view t : detail::split_ws(setup)) where += std::string(t) + " ";
-        where += "|";
-        const std::string record = p["record"].get<std::string>();
-        for (std::string_view t : detail::split_ws(record)) where += std::string(t) + " ";
+        const auto tokens = [&where](const std::string& text) {
+          for (std::string_view t : detail::split_ws(text)) where += std::string(t) + " ";
+          where += "|";
+        };
+        tokens(p.value("setup", std::string()));
+        tokens(p["record"].get<std::string>());
       }
       if (auto [it, fresh] = position_ids.emplace(where, id); !fresh)
         repeats.emplace(all.size(), it->second);

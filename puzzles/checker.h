@@ -165,16 +165,16 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
     // Plies to the end: a draw (play goes on for ever) has none; a stall
     // is an end, but its plies are not counted (puzzles give plies for wins
     // and losses only), so a claim of them could not be checked.
-    if (e.contains("plies") && v.kind == MoveValue::Kind::kDraw)
-      return fail("move " + tok + ": listed " + clip_token(e["plies"].dump()) + " plies, but " +
-                  value_text(v) + " has no end");
-    if (e.contains("plies") && v.plies < 0)
-      return fail("move " + tok + ": listed " + clip_token(e["plies"].dump()) + " plies for " +
-                  value_text(v) + ", which puzzles give only for wins and losses");
-    if (e.contains("plies") && v.plies >= 0 &&
-        (!e["plies"].is_number_integer() || e["plies"].get<int>() != v.plies))
-      return fail("move " + tok + ": listed " + clip_token(e["plies"].dump()) + " plies, proved " +
-                  std::to_string(v.plies));
+    if (e.contains("plies")) {
+      const std::string listed_plies = "move " + tok + ": listed " + clip_token(e["plies"].dump());
+      if (v.kind == MoveValue::Kind::kDraw)
+        return fail(listed_plies + " plies, but " + value_text(v) + " has no end");
+      if (v.plies < 0)
+        return fail(listed_plies + " plies for " + value_text(v) +
+                    ", which puzzles give only for wins and losses");
+      if (!e["plies"].is_number_integer() || e["plies"].get<int>() != v.plies)
+        return fail(listed_plies + " plies, proved " + std::to_string(v.plies));
+    }
   }
 
   // 5. The answer is the only winning (best) move.

@@ -21,14 +21,19 @@ std::string side_title(const std::string& game, const std::string& to_move) {
 
 namespace {
 
+/// The strings of the puzzle's array `key`, joined by ", " ("" if none).
+std::string joined(const nlohmann::json& p, const char* key) {
+  std::string list;
+  if (auto it = p.find(key); it != p.end() && it->is_array())
+    for (const auto& t : *it)
+      if (t.is_string()) list += (list.empty() ? "" : ", ") + t.get<std::string>();
+  return list;
+}
+
 /// " · tags: a, b" from the puzzle's tags (docs/puzzles.md says the page
 /// shows them; it did not), or "" when it has none.
 std::string tags_html(const nlohmann::json& p) {
-  auto it = p.find("tags");
-  if (it == p.end() || !it->is_array() || it->empty()) return "";
-  std::string list;
-  for (const auto& t : *it)
-    if (t.is_string()) list += (list.empty() ? "" : ", ") + t.get<std::string>();
+  const std::string list = joined(p, "tags");
   return list.empty() ? ""
                       : " &middot; <span class=\"tags\">tags: " + markup_escape(list) + "</span>";
 }
@@ -309,10 +314,7 @@ std::string collection_html(const std::string& title, const std::vector<nlohmann
   // JavaScript): each puzzle's answer and solution line, folded.
   o << "<details class=\"answer-key\"><summary>Answer key</summary>\n<ol>\n";
   for (const auto& p : puzzles) {
-    std::string line;
-    if (auto it = p.find("line"); it != p.end() && it->is_array())
-      for (const auto& t : *it)
-        if (t.is_string()) line += (line.empty() ? "" : ", ") + t.get<std::string>();
+    const std::string line = joined(p, "line");
     o << "<li>" << markup_escape(str_field(p, "id")) << ": <b>"
       << markup_escape(str_field(p, "answer")) << "</b>"
       << (line.empty() ? "" : " (line: " + markup_escape(line) + ")") << "</li>\n";

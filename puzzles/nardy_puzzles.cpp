@@ -563,8 +563,8 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
                  "nardy-c" + std::to_string(mo.max_checkers) + "-s" + std::to_string(mo.seed));
   for (size_t i = 0; i < found.size(); ++i) {
     RenderOptions ro;
-    ro.caption = std::string(found[i].pos.to_move() == Color::kWhite ? "White" : "Black") +
-                 " to play " + found[i].roll.name() + ": find the turn with the best chance" +
+    ro.caption = side_title("nardy", color_name(found[i].pos.to_move())) + " to play " +
+                 found[i].roll.name() + ": find the turn with the best chance" +
                  rules_suffix(mo.variant);
     rep.svgs.push_back(render_nardy_svg(found[i].pos, opt, found[i].roll, ro));
     rep.puzzles.push_back(std::move(found[i].j));

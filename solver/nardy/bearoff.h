@@ -76,7 +76,6 @@ class Successors {
   double seconds_ = 0;
 };
 
-/// Weight (out of 36) of roll i of all_rolls().
 /// A chance or expected points summed in doubles can land an ulp outside
 /// its range (-2.2e-16, 1.0000000000000002): what is printed is clamped.
 inline double clamp_chance(double p) {
@@ -86,6 +85,7 @@ inline double clamp_points(double e) {
   return std::clamp(e, -2.0, 2.0);  // mars: 2 points
 }
 
+/// Weight (out of 36) of roll i of all_rolls().
 inline int roll_weight(int i) {
   return all_rolls()[static_cast<size_t>(i)].weight();
 }
