@@ -446,16 +446,22 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
           int roll_index = static_cast<int>(
               std::find(nardy::all_rolls().begin(), nardy::all_rolls().end(), roll) -
               nardy::all_rolls().begin());
-          uint32_t race = one.best_race_move(nardy::exact::home_index(homes->first), roll_index);
+          // A result whose expected turns tie the fewest is a race move too:
+          // a racing player may pick any of them.
+          const double fewest = one.expected_off_all(
+              one.best_race_move(nardy::exact::home_index(homes->first), roll_index));
+          const auto races = [&](const nardy::Position& q) {
+            return one.expected_off_all(nardy::exact::home_index(*nardy::exact::home_of(q, me))) <=
+                   fewest + 1e-9;
+          };
           const int answer_off = borne_off_by(p, ranked[0].position, me);
           int attractive = 0;
-          bool race_wrong = false;
+          const bool race_wrong = !races(ranked[0].position);
           std::vector<std::pair<std::string, nlohmann::json>> moves;
           for (size_t i = 0; i < ranked.size(); ++i) {
             const auto& r = ranked[i];
-            bool is_race = nardy::exact::home_index(*nardy::exact::home_of(r.position, me)) == race;
-            if (i > 0 && (is_race || borne_off_by(p, r.position, me) > answer_off)) ++attractive;
-            if (i > 0 && is_race) race_wrong = true;
+            if (i > 0 && (races(r.position) || borne_off_by(p, r.position, me) > answer_off))
+              ++attractive;
             moves.emplace_back(r.turn.text(), nlohmann::json{{"move", r.turn.text()},
                                                              {"value", round6(r.p_win)},
                                                              {"position", r.position.to_string()}});
