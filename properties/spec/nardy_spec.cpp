@@ -24,18 +24,18 @@ z3::expr sum_of(const Encoder& e, const Exprs& xs) {
 
 }  // namespace
 
-NardyPosition fresh_nardy_position(Encoder& e, const std::string& name) {
+NardyPosition fresh_nardy_position(Encoder& e, const std::string& name, int checkers) {
   NardyPosition p{e.integers(name + "_w", 24), e.integers(name + "_b", 24)};
   for (int i = 0; i < 24; ++i) {
     e.require(p.white[i] >= 0 && p.black[i] >= 0);
     e.require(p.white[i] == 0 || p.black[i] == 0);
   }
   for (bool w : {true, false}) {
-    e.require(sum_of(e, p.side(w)) <= kNardyCheckers);
+    e.require(sum_of(e, p.side(w)) <= checkers);
     Exprs outside;
     for (int pt = 1; pt <= 24; ++pt)
       if (nardy_route(w, pt) < 18) outside.push_back(p.side(w)[pt - 1] == 0);
-    e.require(z3::implies(nardy_borne_off(e, p, w) > 0, e.all(outside)));
+    e.require(z3::implies(nardy_borne_off(e, p, w, checkers) > 0, e.all(outside)));
   }
   return p;
 }
@@ -55,11 +55,11 @@ NardyBoard read_nardy(const z3::model& m, const NardyPosition& p) {
   return b;
 }
 
-z3::expr nardy_borne_off(const Encoder& e, const NardyPosition& p, bool white) {
-  return e.num(kNardyCheckers) - sum_of(e, p.side(white));
+z3::expr nardy_borne_off(const Encoder& e, const NardyPosition& p, bool white, int checkers) {
+  return e.num(checkers) - sum_of(e, p.side(white));
 }
 
-z3::expr nardy_block_violation(const Encoder& e, const NardyPosition& p, bool white) {
+z3::expr nardy_block_violation(const Encoder& e, const NardyPosition& p, bool white, int checkers) {
   const Exprs& mine = p.side(white);
   const Exprs& theirs = p.side(!white);
   // held[u]: the mover holds the point at index u of the OPPONENT's route.
@@ -73,7 +73,7 @@ z3::expr nardy_block_violation(const Encoder& e, const NardyPosition& p, bool wh
     for (int u = end + 1; u < 24; ++u) run.push_back(theirs[nardy_point(!white, u) - 1] == 0);
     runs.push_back(e.all(run));
   }
-  return nardy_borne_off(e, p, !white) == 0 && e.any(runs);
+  return nardy_borne_off(e, p, !white, checkers) == 0 && e.any(runs);
 }
 
 NardyStep encode_nardy_step(Encoder& e, const NardyRules& rules, bool white, int die,
@@ -127,19 +127,21 @@ NardyStep encode_nardy_step(Encoder& e, const NardyRules& rules, bool white, int
     (white ? after.black : after.white).push_back(theirs[i]);
   }
   z3::expr legal = e.all(ok_from);
-  if (!rules.block_end_of_turn) legal = legal && !nardy_block_violation(e, after, white);
+  if (!rules.block_end_of_turn)
+    legal = legal && !nardy_block_violation(e, after, white, rules.checkers);
   return NardyStep{after, fr, legal, e.any(head_from), e.any(off_from)};
 }
 
 NardySequence encode_nardy_sequence(Encoder& e, const NardyRules& rules, bool white,
                                     std::pair<int, int> roll, const std::vector<int>& dice,
                                     const NardyPosition& before, const std::vector<int>& froms) {
-  // The first-turn exception: all 15 on the head, and 6-6, 4-4 or 3-3.
+  // The first-turn exception: all 15 (checkers=K: all K) on the head, and
+  // 6-6, 4-4 or 3-3.
   const int head_point = nardy_point(white, 0);
   const bool special =
       roll.first == roll.second && (roll.first == 6 || roll.first == 4 || roll.first == 3);
   z3::expr limit =
-      special ? z3::ite(before.side(white)[head_point - 1] == kNardyCheckers, e.num(2), e.num(1))
+      special ? z3::ite(before.side(white)[head_point - 1] == rules.checkers, e.num(2), e.num(1))
               : e.num(1);
   NardySequence seq{{}, before, e.yes()};
   z3::expr head_left = e.num(0);
@@ -152,7 +154,8 @@ NardySequence encode_nardy_sequence(Encoder& e, const NardyRules& rules, bool wh
     seq.final = s.after;
     seq.steps.push_back(s);
   }
-  if (rules.block_end_of_turn) legal.push_back(!nardy_block_violation(e, seq.final, white));
+  if (rules.block_end_of_turn)
+    legal.push_back(!nardy_block_violation(e, seq.final, white, rules.checkers));
   seq.legal = e.all(legal);
   return seq;
 }

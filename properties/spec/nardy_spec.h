@@ -30,17 +30,18 @@ struct NardyPosition {
 using NardyBoard = std::vector<int>;
 
 /// Fresh variables with the basic shape: counts >= 0, no point shared, at most
-/// 15 per side on the board, and a side that has borne off has all its
-/// checkers home (checkers never leave home once all are there).
-NardyPosition fresh_nardy_position(Encoder& e, const std::string& name);
+/// `checkers` (15, or K under checkers=K) per side on the board, and a side
+/// that has borne off has all its checkers home (checkers never leave home
+/// once all are there).
+NardyPosition fresh_nardy_position(Encoder& e, const std::string& name, int checkers);
 z3::expr nardy_equals(const Encoder& e, const NardyPosition& p, const NardyBoard& b);
 NardyBoard read_nardy(const z3::model& m, const NardyPosition& p);
-/// Checkers of a side borne off (15 minus those on the board).
-z3::expr nardy_borne_off(const Encoder& e, const NardyPosition& p, bool white);
+/// Checkers of a side borne off (15, or K, minus those on the board).
+z3::expr nardy_borne_off(const Encoder& e, const NardyPosition& p, bool white, int checkers);
 /// A run of 6+ consecutive points held by `white`'s side, measured along the
 /// opponent's route, with no opposing checker further along the opponent's
 /// route than the run's end, while the opponent has borne off none.
-z3::expr nardy_block_violation(const Encoder& e, const NardyPosition& p, bool white);
+z3::expr nardy_block_violation(const Encoder& e, const NardyPosition& p, bool white, int checkers);
 
 struct NardyStep {
   NardyPosition after;

@@ -14,8 +14,9 @@ const std::vector<QueryInfo>& spec_queries() {
        "a weave cut on every stone although no single thread runs its full length", false, "", true,
        4, 2, 4},
       {"enfargar", "no-placement-both",
-       "a position where neither player has a legal placement while both colours remain", false, "",
-       true, 2, 2, 4},
+       "a position with an empty point left where neither player has a legal placement while "
+       "both colours remain",
+       false, "", true, 2, 2, 4},
       {"enfargar", "end-clause-redundant",
        "a placement whose new stone has a lifeline, rejected only by the end-of-turn clause", true,
        "with every stone on a lifeline at the start of the turn, the clause \"every friendly "

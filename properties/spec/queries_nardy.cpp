@@ -27,9 +27,9 @@ int chosen(const z3::model& m, const Exprs& from) {
 }
 
 /// Neither side has won: the position is one where a turn is played.
-z3::expr in_play(const Encoder& e, const NardyPosition& p) {
-  return nardy_borne_off(e, p, true) < kNardyCheckers &&
-         nardy_borne_off(e, p, false) < kNardyCheckers;
+z3::expr in_play(const Encoder& e, const NardyPosition& p, int checkers) {
+  return nardy_borne_off(e, p, true, checkers) < checkers &&
+         nardy_borne_off(e, p, false, checkers) < checkers;
 }
 
 /// A solver that takes an encoder's definitions incrementally.
@@ -59,7 +59,7 @@ QueryAnswer larger_die_decides(const NardyRules& rules) {
         std::pair<int, int> roll{hi, lo};
         z3::context c;
         Encoder e(c);
-        NardyPosition pos = fresh_nardy_position(e, "pos");
+        NardyPosition pos = fresh_nardy_position(e, "pos", rules.checkers);
         NardySequence one_hi = encode_nardy_sequence(e, rules, white, roll, {hi}, pos);
         NardySequence one_lo = encode_nardy_sequence(e, rules, white, roll, {lo}, pos);
         // The rule must decide something: no play of the larger die alone
@@ -71,7 +71,8 @@ QueryAnswer larger_die_decides(const NardyRules& rules) {
                               e.same(alt.final.black, one_lo.final.black)));
         }
         Incremental cand(c);
-        cand.s.add(in_play(e, pos) && one_hi.legal && one_lo.legal && e.all(differs));
+        cand.s.add(in_play(e, pos, rules.checkers) && one_hi.legal && one_lo.legal &&
+                   e.all(differs));
         for (;;) {
           cand.sync(e);
           z3::check_result r = cand.s.check();
@@ -83,7 +84,7 @@ QueryAnswer larger_die_decides(const NardyRules& rules) {
           bool both = false;
           for (const auto& order : nardy_orders(roll, 2)) {
             Encoder f(c);
-            NardyPosition fixed = fresh_nardy_position(f, "fixed");
+            NardyPosition fixed = fresh_nardy_position(f, "fixed", rules.checkers);
             NardySequence seq = encode_nardy_sequence(f, rules, white, roll, order, fixed);
             z3::solver t(c);
             t.add(f.definitions());
@@ -153,7 +154,7 @@ QueryAnswer block_one_ahead(const NardyRules& rules) {
     for (int die = 1; die <= 6; ++die) {
       z3::context c;
       Encoder e(c);
-      NardyPosition pos = fresh_nardy_position(e, "pos");
+      NardyPosition pos = fresh_nardy_position(e, "pos", rules.checkers);
       NardyStep step = encode_nardy_step(e, rules, white, die, pos, e.num(0), e.num(1));
       const Exprs& theirs = pos.side(!white);
       Exprs before_runs = runs_ending(e, pos, white),
@@ -166,9 +167,10 @@ QueryAnswer block_one_ahead(const NardyRules& rules) {
         for (const auto& x : beyond) n = n + x;
         one_ahead.push_back(after_runs[end] && n == 1);
       }
-      z3::expr goal =
-          in_play(e, pos) && step.legal && !nardy_block_violation(e, step.after, white) &&
-          nardy_borne_off(e, pos, !white) == 0 && !e.any(before_runs) && e.any(one_ahead);
+      z3::expr goal = in_play(e, pos, rules.checkers) && step.legal &&
+                      !nardy_block_violation(e, step.after, white, rules.checkers) &&
+                      nardy_borne_off(e, pos, !white, rules.checkers) == 0 && !e.any(before_runs) &&
+                      e.any(one_ahead);
       Solved s = solve(c, e, goal);
       if (!s.sat) continue;
       const z3::model& m = *s.model;

@@ -19,7 +19,10 @@ std::vector<RuleSpec> spec_rule_table(const std::string& game) {
   if (game == "migong") return {{"measure", {"extent", "wedges"}, "how groups are measured"}};
   if (game == "nardy")
     return {{"block", {"every-step", "end-of-turn"}, "when the 6-block rule is checked"},
-            {"end", {"oin-mars", "last-roll"}, "whether Black gets a last roll"}};
+            {"end", {"oin-mars", "last-roll"}, "whether Black gets a last roll"},
+            {"checkers",
+             {"15", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"},
+             "checkers a side"}};
   return {};
 }
 

@@ -50,8 +50,12 @@ struct MigongRules {
 struct NardyRules {
   bool block_end_of_turn = false;  ///< block=end-of-turn
   bool last_roll = false;          ///< end=last-roll
+  int checkers = 15;               ///< checkers=K: checkers a side ("all 15" reads "all K")
   static NardyRules from(const InForce& r) {
-    return {selected(r, "block", "end-of-turn"), selected(r, "end", "last-roll")};
+    NardyRules n{selected(r, "block", "end-of-turn"), selected(r, "end", "last-roll")};
+    for (const auto& [k, v] : r)
+      if (k == "checkers") n.checkers = std::stoi(v);  // 1..15, checked by the rule table
+    return n;
   }
 };
 

@@ -17,6 +17,7 @@
 #include "model/nardy/movegen.h"
 #include "model/nardy/nardy.h"
 #include "properties/spec/nardy_spec.h"
+#include "tests/common/cli_run.h"
 #include "tests/spec/spec_check.h"
 
 using namespace loom;
@@ -211,6 +212,47 @@ TEST_CASE("nardy spec: slow sweep", "[spec][nardy][.slow]") {
 
 TEST_CASE("nardy spec queries: block-one-ahead", "[spec][nardy][query]") {
   testing::check_query("nardy", "block-one-ahead", 0, true);
+}
+
+TEST_CASE("nardy spec queries read checkers=K; their witnesses replay under it",
+          "[spec][nardy][query]") {
+  // They used to answer for 15 checkers whatever K was: a 15-checker
+  // witness that `loom moves --rule checkers=K` refuses, and a 6-block
+  // "occurs" with 1 or 2 checkers.
+  using loom::testing::last_json;
+  using loom::testing::run;
+  auto verify = [](const std::string& k, const std::string& query) {
+    auto r = run({"verify", "nardy", "--rule", "checkers=" + k, "--query", query, "--json"});
+    REQUIRE(r.code == 0);
+    return last_json(r.out);
+  };
+  // Each side's checkers in a witness position: at most K.
+  auto fits = [](const std::string& pos, int k) {
+    int w = 0, b = 0;
+    std::stringstream ss(pos.substr(2));
+    for (std::string x; std::getline(ss, x, ',');)
+      (std::stoi(x) > 0 ? w : b) += std::abs(std::stoi(x));
+    return w <= k && b <= k;
+  };
+  CHECK(verify("2", "block-one-ahead")["result"] == "unsat");  // a 6-block needs 6 checkers
+  const auto block = verify("6", "block-one-ahead");
+  REQUIRE(block["result"] == "sat");
+  const std::string bp = block["witness"]["position"].get<std::string>();
+  CHECK(fits(bp, 6));
+  auto after = run({"moves", "nardy", "--rule", "checkers=6", "--position", bp, "--dice",
+                    block["witness"]["die"].get<std::string>() + "1"});
+  CHECK(after.code == 0);
+  const auto larger = verify("1", "larger-die-decides");
+  REQUIRE(larger["result"] == "sat");
+  const std::string lp = larger["witness"]["position"].get<std::string>();
+  CHECK(fits(lp, 1));
+  auto turns = run({"moves", "nardy", "--rule", "checkers=1", "--position", lp, "--dice",
+                    larger["witness"]["dice"].get<std::string>()});
+  REQUIRE(turns.code == 0);
+  // The one turn the rules allow: the larger die alone.
+  CHECK(turns.out.find(" " + larger["witness"]["larger_alone"].get<std::string>() + "\n") !=
+        std::string::npos);
+  CHECK(loom::testing::lines(turns.out).size() == 1);
 }
 
 TEST_CASE("nardy spec queries: larger-die-decides (slow)", "[spec][nardy][query][.slow]") {
