@@ -64,8 +64,9 @@ void play_generic(AnyGame& g, const GameArgs& ga, uint64_t seed, int max_turns, 
   });
   const std::string setup = ga.given("--setup") && ga.start.setup ? *ga.start.setup : "";
   const std::optional<int> size = ga.given("--size") ? std::optional<int>(ga.size) : std::nullopt;
-  out << job_info(ga.game, size, ga.rules, setup, ga.record, mover).headline() << ", seed " << seed
-      << "\n";
+  JobInfo job = job_info(ga.game, size, ga.rules, setup, ga.record, mover);
+  job.use_edges(ga.start.edges_file, edges_digest(g));
+  out << job.headline() << ", seed " << seed << "\n";
   int ply = static_cast<int>(detail::split_ws(ga.record).size()), played = 0;
   while (true) {
     auto tokens = g.legal_tokens();
@@ -80,8 +81,20 @@ void play_generic(AnyGame& g, const GameArgs& ga, uint64_t seed, int max_turns, 
     out << ply << ". " << t << "\n";
   }
   std::string result = outcome_name(g.outcome().kind);
-  if (g.game_name() == "migong")  // its sides are Blue and Yellow (RULES.md section 5)
-    result = result == "black" ? "Blue" : result == "white" ? "Yellow" : result;
+  visit_state(g, [&](const auto& s) {
+    // Migong's sides are Blue and Yellow (RULES.md section 5); the outcome
+    // names seats, and a pie swap gives each seat the other colour.
+    if constexpr (requires {
+                    s.colour_of(Color::kBlack);
+                    s.swapped();
+                  }) {
+      if (result != "black" && result != "white") return;
+      const Color seat = result == "black" ? Color::kBlack : Color::kWhite;
+      result = s.colour_of(seat) == Color::kBlack ? "Blue" : "Yellow";
+      if (s.swapped())
+        result += seat == Color::kBlack ? " (the first player)" : " (the second player)";
+    }
+  });
   out << "result: " << result << " after " << played << " moves\n";
 }
 

@@ -42,18 +42,8 @@ int default_threads() {
 /// digest: another --edges file with the same colouring is the same job).
 /// Part of the checkpoint signature.
 std::string content_inputs(const AnyGame& g) {
-  std::string out;
-  visit_state(g, [&](const auto& s) {
-    using S = std::remove_cvref_t<decltype(s)>;
-    if constexpr (requires { s.context().edges().digest(); }) {
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "; edges=%016llx",
-                    static_cast<unsigned long long>(s.context().edges().digest()));
-      out += buf;
-    }
-    (void)sizeof(S);
-  });
-  return out;
+  const std::string d = edges_digest(g);
+  return d.empty() ? "" : "; edges=" + d;
 }
 
 /// The symmetries the reduction really uses: those of the board that map
@@ -93,6 +83,12 @@ std::optional<Method> method_named(const std::string& name) {
 /// with --method auto is the job of the method that ran.
 std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const std::string& method,
                        bool pie) {
+  // Boards with alpha-beta alone refuse another method first, before
+  // refuse_unused names the options that method would not read.
+  visit_state(g, [&](const auto& s) {
+    if constexpr (kDfsWidth<std::remove_cvref_t<decltype(s)>>)
+      solver::require_dfs_method(method_named(method).value_or(Method::kAuto));
+  });
   if (method != "auto") return method;
   if (pie) return "dfs";
   std::string name = method;
@@ -275,6 +271,7 @@ std::vector<CommandSpec> solve_commands() {
                ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
            // The job's identity (checkpoints resume only the job that wrote them).
            JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
+           job.use_edges(ga->start.edges_file, edges_digest(*g));
            const std::string run = method_run(*g, o, a->method, a->pie);
            refuse_unused(*ga, run, a->method == "auto", ranks || ga->given("--checkpoint"));
            o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
@@ -296,7 +293,7 @@ std::vector<CommandSpec> solve_commands() {
            // A one-move pie table for the games whose pie rule is one
            // move (Fiodar's is the 2-stone set-up: --pie).
            job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
-                           r.value.kind != solver::Value::Kind::kMargin;
+                           !job.seats && r.value.kind != solver::Value::Kind::kMargin;
            print_solve(job, r, a->json, out);
            if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
              throw CommandFailed("the proof replay does not confirm the value (a bug)");

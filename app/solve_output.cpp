@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/registry.h"
+#include "model/common/errors.h"
 
 namespace loom {
 
@@ -28,21 +29,21 @@ std::string mem_text(uint64_t bytes) {
 
 /// A value as a word of the readable text (Value::text() with the game's
 /// side names).
-std::string value_word(const std::string& game, const solver::Value& v) {
-  if (v.kind == solver::Value::Kind::kBlack) return side_word(game, true);
-  if (v.kind == solver::Value::Kind::kWhite) return side_word(game, false);
+std::string value_word(const JobInfo& job, const solver::Value& v) {
+  if (v.kind == solver::Value::Kind::kBlack) return side_word(job.game, true, job.seats);
+  if (v.kind == solver::Value::Kind::kWhite) return side_word(job.game, false, job.seats);
   return v.text();
 }
 
-std::string value_sentence(const std::string& game, const solver::Value& v, int plies) {
+std::string value_sentence(const JobInfo& job, const solver::Value& v, int plies) {
   using K = solver::Value::Kind;
   std::string p =
       plies >= 0 ? " (game ends in " + std::to_string(plies) + " plies with best play)" : "";
   switch (v.kind) {
     case K::kBlack:
-      return side_word(game, true) + " wins" + p;
+      return side_word(job.game, true, job.seats) + " wins" + p;
     case K::kWhite:
-      return side_word(game, false) + " wins" + p;
+      return side_word(job.game, false, job.seats) + " wins" + p;
     case K::kDraw:
       return plies >= 0 ? "draw (a drawn end is forced)"
                         : "draw: neither side can force a win; play can go on for ever";
@@ -85,6 +86,7 @@ void JobInfo::to_json(nlohmann::json& j) const {
   for (const auto& [k, v] : rules) r[k] = v;
   j["rules"] = r;
   if (!setup.empty()) j["setup"] = setup;
+  if (!edges_file.empty()) j["edges"] = {{"file", edges_file}, {"digest", edges_digest}};
   j["record"] = record;
   j["to_move"] = to_move;
 }
@@ -95,9 +97,11 @@ std::string JobInfo::headline() const {
   std::string rs;
   for (const auto& [k, v] : rules) rs += (rs.empty() ? "" : " ") + k + "=" + v;
   if (!rs.empty()) s += " (" + rs + ")";
+  if (!edges_file.empty())
+    s += ", edges from '" + clip_token(edges_file, 80) + "' (digest " + edges_digest + ")";
   if (!setup.empty()) s += ", setup \"" + setup + "\"";
   s += record.empty() ? ", from the start" : ", after \"" + record + "\"";
-  s += ", " + (to_move.empty() ? to_move : side_word(game, to_move == "black")) + " to move";
+  s += ", " + (to_move.empty() ? to_move : side_word(game, to_move == "black", seats)) + " to move";
   return s;
 }
 
@@ -115,6 +119,7 @@ JobInfo job_info(const std::string& game, std::optional<int> size,
   for (auto t : detail::split_ws(record))
     j.record += (j.record.empty() ? "" : " ") + std::string(t);
   j.to_move = color_name(to_move);
+  j.seats = pie_rule_on(j.rules);
   return j;
 }
 
@@ -137,18 +142,18 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   out << job.headline() << "\n";
   if (!r.complete) {
     if (r.value.known())
-      out << "value: " << value_sentence(job.game, r.value, r.plies)
-          << " (proven, though not every " << (job.pie_setups ? "set-up" : "opening")
-          << " is solved)\n";
+      out << "value: " << value_sentence(job, r.value, r.plies) << " (proven, though not every "
+          << (job.pie_setups ? "set-up" : "opening") << " is solved)\n";
     out << (r.value.known() ? "incomplete: " : "not solved: ") << r.note << "\n";
   } else {
     if (job.pie_setups) {
       out << "pie: the setter should place " << r.pie_setup << " (black white); the chooser then "
-          << "takes " << side_word(job.game, r.value.winner() == solver::Value::Kind::kBlack)
+          << "takes "
+          << side_word(job.game, r.value.winner() == solver::Value::Kind::kBlack, job.seats)
           << " and wins by " << solver::margin_text(std::abs(r.value.margin2)) << "\n";
-      out << "value: " << value_sentence(job.game, r.value, r.plies) << " after that set-up\n";
+      out << "value: " << value_sentence(job, r.value, r.plies) << " after that set-up\n";
     } else {
-      out << "value: " << value_sentence(job.game, r.value, r.plies) << "\n";
+      out << "value: " << value_sentence(job, r.value, r.plies) << "\n";
     }
     if (std::any_of(r.openings.begin(), r.openings.end(),
                     [](const auto& o) { return o.bound_dir; }))
@@ -171,20 +176,24 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
       char buf[96];
       const std::string v = o.bound_dir
                                 ? (o.bound_dir < 0 ? "<= " : ">= ") + solver::margin_text(o.bound2)
-                                : value_word(job.game, o.value);
-      std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-8s", o.move.c_str(), o.count, v.c_str());
+                                : value_word(job, o.value);
+      std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-*s", o.move.c_str(), o.count,
+                    job.seats ? 13 : 8, v.c_str());
       out << buf;
       if (o.plies >= 0) out << " (" << o.plies << " plies)";
       if (job.pie_table) {
         std::string d = pie_decision(o.value, first);
         out << "  pie: "
-            << (d == "swap"     ? "swap (take the first stone's colour)"
+            << (d == "swap"     ? "swap (take over the first player's side)"
                 : d == "keep"   ? "keep (do not swap)"
                 : d == "either" ? "either (neither colour can force a win)"
                                 : "unknown");
       }
       out << "\n";
     }
+    if (job.seats && job.record.empty() && job.setup.empty())
+      out << "pie=on: each value is after the second player's best reply, a swap included; "
+             "the pie column of the same solve with --rule pie=off says when to swap\n";
   }
   if (!r.pv.empty())
     out << "principal variation: " << join(r.pv)

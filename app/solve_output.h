@@ -2,6 +2,7 @@
 // the readable summary and the one-line JSON object (CONVENTIONS.md).
 #pragma once
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -21,7 +22,21 @@ struct JobInfo {
   std::string setup;   ///< fiodar pie setup ("" if none)
   std::string record;  ///< normalised (single spaces)
   std::string to_move;
-  bool pie_table = false;   ///< annotate openings with the 1-move pie decision
+  /// Migong's edge colouring when read from --edges: the file and the
+  /// colouring's digest (both "" = the built-in default). Named in the
+  /// headline and the JSON: results under another colouring are other results.
+  std::string edges_file, edges_digest;
+  /// Names the --edges file, if one was given, with its colouring's digest.
+  void use_edges(const std::optional<std::string>& file, const std::string& digest) {
+    if (file) {
+      edges_file = *file;
+      edges_digest = digest;
+    }
+  }
+  bool pie_table = false;  ///< annotate openings with the 1-move pie decision
+  /// The game is played with its pie rule (Migong pie=on): values name
+  /// seats, as a swap gives the first player Yellow (docs/rules.md).
+  bool seats = false;
   bool pie_setups = false;  ///< the openings are 2-stone pie set-ups (fiodar --pie)
   /// The job's identity for checkpoints.
   std::string signature(const std::string& method) const;
@@ -30,10 +45,19 @@ struct JobInfo {
 };
 
 /// The sides as the readable text names them: Migong's are Blue and Yellow
-/// (the JSON keeps "black" and "white", CONVENTIONS.md).
-inline std::string side_word(const std::string& game, bool black) {
+/// (the JSON keeps "black" and "white", CONVENTIONS.md); with `seats` (the
+/// game's pie rule is on) the players, whose colours a swap exchanges.
+inline std::string side_word(const std::string& game, bool black, bool seats = false) {
+  if (seats) return black ? "first player" : "second player";
   if (game == "migong") return black ? "Blue" : "Yellow";
   return black ? "black" : "white";
+}
+
+/// Is a pie rule among these rules in force on (Migong's pie=on: the swap is
+/// a move of the game, so values already include it)?
+inline bool pie_rule_on(const std::vector<std::pair<std::string, std::string>>& rules) {
+  return std::find(rules.begin(), rules.end(), std::pair<std::string, std::string>("pie", "on")) !=
+         rules.end();
 }
 
 /// Builds the JobInfo for validated arguments (rules in force with defaults).

@@ -4,7 +4,9 @@
 // receives the typed state (gadur::State<W>, ..., or the NardyGame itself).
 #pragma once
 
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -58,5 +60,20 @@ void visit_state(const AnyGame& g, F&& f) {
 /// The bitboard width W of a hex game's state type (0 for NardyGame).
 template <class S>
 inline constexpr int kWidthOf = StateWidth<std::remove_cvref_t<S>>::value;
+
+/// Migong's edge colouring as its digest (16 hex digits; "" for the other
+/// games): two files with the same colouring give the same digest.
+inline std::string edges_digest(const AnyGame& g) {
+  std::string out;
+  visit_state(g, [&](const auto& s) {
+    if constexpr (requires { s.context().edges().digest(); }) {
+      char buf[24];
+      std::snprintf(buf, sizeof buf, "%016llx",
+                    static_cast<unsigned long long>(s.context().edges().digest()));
+      out = buf;
+    }
+  });
+  return out;
+}
 
 }  // namespace loom

@@ -1090,12 +1090,18 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
 /// only alpha-beta is compiled: an endgame or a late position of the
 /// recommended boards, bounded by --max-nodes (the whole game is far out
 /// of reach). `o.method` must be auto or dfs.
-template <Game S>
-SolveReport solve_position_dfs(const S& root, const SolveOptions& o) {
-  if (o.method != SolveOptions::Method::kAuto && o.method != SolveOptions::Method::kDfs)
+/// Refuses a method other than auto or dfs on those boards (the command
+/// line checks it before the options each method reads).
+inline void require_dfs_method(SolveOptions::Method m) {
+  if (m != SolveOptions::Method::kAuto && m != SolveOptions::Method::kDfs)
     throw InputError(
         "on boards above side 4 loom solve runs --method dfs only (alpha-beta, for late "
         "positions: bound it with --max-nodes)");
+}
+
+template <Game S>
+SolveReport solve_position_dfs(const S& root, const SolveOptions& o) {
+  require_dfs_method(o.method);
   if (o.exchange != nullptr)
     throw InputError("under mpirun loom solve runs --method dense (side 3 and below)");
   RunControl ctl(detail::control_config(o));

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -157,8 +158,8 @@ json property_part(const AnyGame& g, const std::string& property, const AuditArg
 }
 
 /// The value under perfect play, the openings and the pie decisions.
-json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a, const Budget& budget,
-                double fraction) {
+json value_part(const AnyGame& g, const std::string& game, bool pie_on, const AuditArgs& a,
+                const Budget& budget, double fraction) {
   json j;
   j["value"] = nullptr;
   j["complete"] = false;
@@ -181,7 +182,9 @@ json value_part(const AnyGame& g, const std::string& game, const AuditArgs& a, c
     if (r.plies >= 0) j["plies"] = r.plies;
     if (!r.pv.empty()) j["pv"] = join(r.pv);
     json ops = json::array();
-    const bool pie = one_move_pie(game) && r.value.kind != solver::Value::Kind::kMargin;
+    // With the pie rule on (Migong pie=on) the values include the swap: no
+    // decision can be read from them.
+    const bool pie = one_move_pie(game) && !pie_on && r.value.kind != solver::Value::Kind::kMargin;
     for (const auto& op : r.openings) {
       json o2{{"move", op.move}, {"value", value_json(op.value)}};
       if (pie && op.value.known()) o2["pie"] = pie_decision(op.value, r.to_move);
@@ -219,7 +222,14 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
       spec::QueryAnswer ans = spec::run_spec_query(q, s, rules.in_force());
       j["result"] = ans.witness ? "sat" : "unsat";
       if (q.proof) j["proved"] = !ans.witness;
-      if (ans.record) j["witness"] = join(*ans.record) + (ans.move.empty() ? "" : " " + ans.move);
+      if (ans.record) {
+        j["witness"] = join(*ans.record) + (ans.move.empty() ? "" : " " + ans.move);
+      } else if (ans.witness && !ans.facts.empty()) {
+        // A witness that is no game line (Long Nardy: a position and dice).
+        std::string w;
+        for (const auto& [k, v] : ans.facts) w += (w.empty() ? "" : ", ") + k + " " + v;
+        j["witness"] = w;
+      }
       j["seconds"] = ans.seconds;
     } catch (const std::exception& e) {
       j["result"] = nullptr;
@@ -429,10 +439,12 @@ std::vector<std::string> nardy_verdicts(const json& rs) {
 // --- verdicts -----------------------------------------------------------
 
 /// A solver value ("black", "white", "stall", "draw" or Black's margin) in
-/// plain words, with the game's own colour names (Migong: Blue and Yellow).
-std::string value_words(const json& value, const std::string& game) {
-  const bool migong = game == "migong";
-  const std::string first = migong ? "Blue" : "Black", second = migong ? "Yellow" : "White";
+/// plain words, with the game's own colour names (Migong: Blue and Yellow;
+/// the players' seats under its pie rule).
+std::string value_words(const json& value, const std::string& game, bool seats) {
+  std::string first = side_word(game, true, seats), second = side_word(game, false, seats);
+  first[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(first[0])));
+  second[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(second[0])));
   if (value.is_number()) {
     const double m = value.get<double>();
     if (m == 0) return "a tie on points";
@@ -468,7 +480,8 @@ std::vector<std::string> verdicts(const json& rs, const std::string& decisive_ke
                   "): shortest record " + d["witness"].get<std::string>() + " (" + side + ")");
   const json& v = rs["solution"];
   if (v.contains("value") && !v["value"].is_null() && v["complete"] == true) {
-    out.push_back("under perfect play on " + side + ": " + value_words(v["value"], game));
+    out.push_back("under perfect play on " + side + ": " +
+                  value_words(v["value"], game, rs["rules"].value("pie", "") == "on"));
   } else {
     out.push_back("perfect play on " + side + " not determined within the budget");
   }
@@ -574,7 +587,8 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
       r[decisive_key] = property_part(*small, "drawless", a, budget, share * 0.15);
       r[decisive_key]["command"] = "loom verify " + args + " --property drawless";
       progress.show("audit " + a.game + ": " + tag + ": solving");
-      r["solution"] = value_part(*small, a.game, a, budget, share * 0.3);
+      r["solution"] =
+          value_part(*small, a.game, pie_rule_on(rs.in_force()), a, budget, share * 0.3);
       r["solution"]["command"] = "loom solve " + args;
     } else {
       const char* why =

@@ -20,10 +20,11 @@ std::string text_of(const json& v) {
 }
 
 /// A solution's value as a sentence part: the game's side names (Migong:
-/// Blue, Yellow), a margin with whose score it is, Long Nardy's chance.
-std::string value_text(const std::string& game, const json& v) {
+/// Blue, Yellow; the players' seats under its pie rule), a margin with whose
+/// score it is, Long Nardy's chance.
+std::string value_text(const std::string& game, const json& v, bool seats) {
   if (v.is_string() && (v == "black" || v == "white"))
-    return side_word(game, v == "black") + " wins";
+    return side_word(game, v == "black", seats) + " wins";
   if (v.is_number()) {
     char b[96];
     std::snprintf(b, sizeof b, "%+g (%s's score minus %s's)", v.get<double>(),
@@ -101,8 +102,9 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     property_row(h, dk, s[dk]);
     h << "</table>\n";
     const auto& sol = s["solution"];
+    const bool seats = s["rules"].value("pie", "") == "on";
     h << "<p>Value under perfect play: <b>"
-      << puzzles::markup_escape(value_text(game, sol["value"])) << "</b>"
+      << puzzles::markup_escape(value_text(game, sol["value"], seats)) << "</b>"
       << (sol["complete"] == true ? "" : " (not complete)");
     if (sol.contains("note"))
       h << " <span class=\"note\">" << puzzles::markup_escape(sol["note"].get<std::string>())
@@ -113,18 +115,22 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     if (sol.contains("openings") && !sol["openings"].empty()) {
       // The pie column holds the one-move pie decision; Fiodar's pie is the
       // 2-stone set-up instead (loom solve fiodar --pie).
-      const bool one_move = one_move_pie(game);
+      const bool one_move = one_move_pie(game) && !seats;
       h << "<table><tr><th>opening</th><th>value</th>" << (one_move ? "<th>pie</th>" : "")
         << "</tr>\n";
       for (const auto& o : sol["openings"]) {
         h << "<tr><td>" << puzzles::markup_escape(o["move"].get<std::string>()) << "</td><td>"
-          << puzzles::markup_escape(value_text(game, o["value"])) << "</td>";
+          << puzzles::markup_escape(value_text(game, o["value"], seats)) << "</td>";
         if (one_move)
           h << "<td>" << puzzles::markup_escape(o.value("pie", std::string(""))) << "</td>";
         h << "</tr>\n";
       }
       h << "</table>\n";
-      if (!one_move)
+      if (seats)
+        h << "<p class=\"note\">With pie=on each value is after the second player's best "
+             "reply, a swap included; the pie column of the rule set with pie=off says when to "
+             "swap.</p>\n";
+      else if (!one_move)
         h << "<p class=\"note\">The pie rule of " << puzzles::markup_escape(game)
           << " is the 2-stone set-up: <code>loom solve " << puzzles::markup_escape(game)
           << " --size N --pie</code> solves every set-up.</p>\n";
@@ -139,6 +145,10 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
             : q.value("proof", false)
                 ? (q.value("proved", false) ? "proved (never fires / always holds)" : "refuted")
                 : (q["result"] == "sat" ? "occurs" : "never occurs");
+        // A sized query's answer is about its board only (a clause that never
+        // fires on side 2 can on side 3).
+        if (!q["result"].is_null() && q.contains("size"))
+          ans += " on side " + std::to_string(q["size"].get<int>());
         h << "<tr><td>" << puzzles::markup_escape(q["name"].get<std::string>()) << ": "
           << puzzles::markup_escape(q["summary"].get<std::string>()) << "</td><td>" << ans
           << "</td><td><code>" << puzzles::markup_escape(q.value("witness", std::string()))

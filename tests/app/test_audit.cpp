@@ -68,11 +68,14 @@ void check_against_commands(const std::string& game, const nlohmann::json& rep,
     const auto& sol = rs["solution"];
     CHECK(sol["complete"] == true);
     CHECK(sol["value"] == v["value"]);
-    // The plain-words verdict names the winner with the game's own colours.
+    // The plain-words verdict names the winner with the game's own colours
+    // (the players' seats under Migong's pie=on: a swap exchanges colours).
+    const bool seats = rs["rules"].value("pie", "") == "on";
     if (v["value"] == "black" || v["value"] == "white") {
       const bool first = v["value"] == "black";
-      const std::string who =
-          game == "migong" ? (first ? "Blue" : "Yellow") : (first ? "Black" : "White");
+      const std::string who = seats              ? (first ? "First player" : "Second player")
+                              : game == "migong" ? (first ? "Blue" : "Yellow")
+                                                 : (first ? "Black" : "White");
       const std::string want =
           "under perfect play on side " + std::to_string(size) + ": " + who + " wins";
       bool said = false;
@@ -83,6 +86,10 @@ void check_against_commands(const std::string& game, const nlohmann::json& rep,
     for (size_t i = 0; i < v["openings"].size(); ++i) {
       CHECK(sol["openings"][i]["move"] == v["openings"][i]["move"]);
       CHECK(sol["openings"][i]["value"] == v["openings"][i]["value"]);
+      // The pie decision as solve gives it; none where the swap is a move.
+      CHECK(sol["openings"][i].contains("pie") == v["openings"][i].contains("pie"));
+      CHECK(sol["openings"][i].value("pie", "") == v["openings"][i].value("pie", ""));
+      CHECK(!(seats && sol["openings"][i].contains("pie")));
     }
     for (const auto& p : rs["playouts"]) {
       int games = p["games"].get<int>();
@@ -164,8 +171,9 @@ TEST_CASE("audit enfargar and migong side 2 equal verify and solve", "[audit]") 
                 "--play-size", "3", "--no-queries"});
   REQUIRE(e.code == 0);
   check_against_commands("enfargar", last_json(e.out), "drawless");
-  auto m = run({"audit", "migong", "--out", temp_dir("migong"), "--json", "--games", "20",
-                "--play-size", "3", "--no-queries"});
+  // With its variants: pie=on names seats and has no pie column.
+  auto m = run({"audit", "migong", "--variants", "--out", temp_dir("migong"), "--json", "--games",
+                "20", "--play-size", "3", "--no-queries"});
   REQUIRE(m.code == 0);
   check_against_commands("migong", last_json(m.out), "decisive");
 }

@@ -3,6 +3,7 @@
 #include <rapidcheck/catch.h>
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -180,6 +181,62 @@ TEST_CASE("pie=on makes swap legal on Yellow's first turn only", "[migong][cli]"
   CHECK(run({"moves", "migong", "--size", "3", "--record", "BBBBYB@a1 swap"}).code == 2);
 }
 
+TEST_CASE("pie=on: the pie column of pie=off says when the swap wins, and seats are named",
+          "[migong][cli]") {
+  // The pie column under pie=on used to read "keep" after every opening,
+  // the swap after BBBBYB@a1 included, which the solver's own line played.
+  auto off = run({"solve", "migong", "--size", "2", "--json"});
+  REQUIRE(off.code == 0);
+  const auto table = loom::testing::last_json(off.out)["openings"];
+  REQUIRE(table.size() == 6);
+  int swaps = 0;
+  for (const auto& o : table) {
+    const std::string x = o["move"].get<std::string>(), d = o["pie"].get<std::string>();
+    INFO(x << " pie: " << d);
+    REQUIRE((d == "swap" || d == "keep"));
+    swaps += d == "swap";
+    // With the swap a move, the second seat ("white") wins after every
+    // opening, by swapping exactly where the column says so.
+    auto on = run({"solve", "migong", "--size", "2", "--rule", "pie=on", "--record", x, "--json"});
+    REQUIRE(on.code == 0);
+    CHECK(loom::testing::last_json(on.out)["value"] == "white");
+    auto swapped = run(
+        {"solve", "migong", "--size", "2", "--rule", "pie=on", "--record", x + " swap", "--json"});
+    REQUIRE(swapped.code == 0);
+    CHECK((loom::testing::last_json(swapped.out)["value"] == "white") == (d == "swap"));
+  }
+  CHECK(swaps == 2);  // BBBBYB@a1 and YBYBYB@a2 (docs/findings.md)
+  auto on = run({"solve", "migong", "--size", "2", "--rule", "pie=on"});
+  REQUIRE(on.code == 0);
+  CHECK(on.out.find("value: second player wins") != std::string::npos);
+  CHECK(on.out.find("pie: ") == std::string::npos);
+  CHECK(on.out.find("Yellow") == std::string::npos);
+  CHECK(on.out.find("first player to move") != std::string::npos);
+  // loom play names the winner's colour, and its seat after a swap, as
+  // loom show does ("result: Yellow" was the seat for a Blue win).
+  int seen = 0;
+  for (int seed = 1; seed <= 50; ++seed) {
+    auto p =
+        run({"play", "migong", "--size", "2", "--rule", "pie=on", "--seed", std::to_string(seed)});
+    REQUIRE(p.code == 0);
+    std::string record;
+    for (const auto& l : lines(p.out)) {
+      const auto dot = l.find(". ");
+      if (!l.empty() && std::isdigit(static_cast<unsigned char>(l[0])) && dot != std::string::npos)
+        record += (record.empty() ? "" : " ") + l.substr(dot + 2);
+    }
+    if (record.find(" swap") == std::string::npos) continue;
+    ++seen;
+    auto s = run({"show", "migong", "--size", "2", "--rule", "pie=on", "--record", record});
+    REQUIRE(s.code == 0);
+    const std::string result = lines(p.out).back();
+    INFO(record << " / " << result);
+    const bool blue = s.out.find("Blue wins") != std::string::npos;
+    CHECK(result.rfind(blue ? "result: Blue (the " : "result: Yellow (the ", 0) == 0);
+  }
+  CHECK(seen == 2);  // seeds 40 and 45 swap
+}
+
 TEST_CASE("migong --edges FILE loads a colouring and loom edges prints one", "[migong][cli]") {
   auto printed = run({"edges", "migong", "--size", "3"});
   REQUIRE(printed.code == 0);
@@ -197,12 +254,35 @@ TEST_CASE("migong --edges FILE loads a colouring and loom edges prints one", "[m
   // Every colour exchanged: Blue's first moves are Yellow's patterns with the
   // colours exchanged, so the all-Yellow-rim cell a1 now takes YYYYBY.
   TempFile inv(migong::EdgeColouring::standard(3).inverted().to_text());
+  const std::string side2_inverted = migong::EdgeColouring::standard(2).inverted().to_text();
   auto c = run({"moves", "migong", "--size", "3", "--edges", inv.path});
   REQUIRE(c.code == 0);
   CHECK(c.out != b.out);
   CHECK(c.out.find("YYYYBY@a1\n") != std::string::npos);
   CHECK(b.out.find("BBBBYB@a1\n") != std::string::npos);
   CHECK(b.out.find("YYYYBY@a1\n") == std::string::npos);
+
+  // A result under a colouring from a file names it (headline and JSON): it
+  // is another game's result. The same colouring has the same digest.
+  TempFile inv2(side2_inverted);
+  auto s1 = run({"solve", "migong", "--size", "2", "--edges", inv2.path, "--json"});
+  REQUIRE(s1.code == 0);
+  CHECK(s1.out.find("edges from '" + inv2.path + "' (digest ") != std::string::npos);
+  const auto j1 = loom::testing::last_json(s1.out);
+  CHECK(j1["edges"]["file"] == inv2.path);
+  TempFile inv3(side2_inverted);
+  const auto j2 = loom::testing::last_json(
+      run({"solve", "migong", "--size", "2", "--edges", inv3.path, "--json"}).out);
+  CHECK(j2["edges"]["digest"] == j1["edges"]["digest"]);
+  TempFile std2(migong::EdgeColouring::standard(2).to_text());
+  const auto j3 = loom::testing::last_json(
+      run({"solve", "migong", "--size", "2", "--edges", std2.path, "--json"}).out);
+  CHECK(j3["edges"]["digest"] != j1["edges"]["digest"]);
+  // The built-in default names none.
+  CHECK(!loom::testing::last_json(run({"solve", "migong", "--size", "2", "--json"}).out)
+             .contains("edges"));
+  auto p = run({"play", "migong", "--size", "2", "--edges", inv2.path, "--seed", "1"});
+  CHECK(lines(p.out).front().find("edges from '" + inv2.path + "'") != std::string::npos);
 }
 
 TEST_CASE("bad migong input exits 2 with one line", "[migong][cli]") {

@@ -110,6 +110,10 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "10", "--max-nodes", "5"}, "side 4 and below"},
       // Sides 5-9: alpha-beta only.
       {{"solve", "gadur", "--size", "5", "--method", "retrograde"}, "runs --method dfs only"},
+      // Said "--max-nodes is not used by --method retrograde" of a method
+      // these boards do not have.
+      {{"solve", "gadur", "--size", "5", "--method", "retrograde", "--max-nodes", "5"},
+       "runs --method dfs only"},
       // Its advice was "use --method retrograde", refused there.
       {{"solve", "gadur", "--size", "5", "--max-nodes", "10"}, "cannot value a loop"},
       {{"solve", "fiodar", "--size", "5", "--pie", "--max-nodes", "10"},
