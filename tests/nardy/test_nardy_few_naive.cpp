@@ -172,7 +172,11 @@ TEST_CASE("nardy exact: few-checker values equal value iteration over the naive 
   check_against_naive(1);
 }
 
+// 44 s in Release, about 240 s under the sanitizers of the default suite
+// (the naive generator's text turns): slow. K = 1 above stays in the default
+// run; K = 2 was also matched to 1e-15 by an independent Python solver
+// (docs/nardy-exact.md).
 TEST_CASE("nardy exact: few-checker values equal value iteration over the naive reference, K = 2",
-          "[nardy][exact][few][naive]") {
+          "[nardy][exact][few][naive][.slow]") {
   check_against_naive(2);
 }
