@@ -289,6 +289,7 @@ std::vector<CommandSpec> solve_commands() {
            solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
            r.symmetries = symmetries_used(*g, r.symmetries);
            job.pie_setups = a->pie;
+           job.pv = !a->no_pv;
            job.to_move = color_name(r.to_move);
            // A one-move pie table for the games whose pie rule is one
            // move (Fiodar's is the 2-stone set-up: --pie).

@@ -155,9 +155,8 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     } else {
       out << "value: " << value_sentence(job, r.value, r.plies) << "\n";
     }
-    if (std::any_of(r.openings.begin(), r.openings.end(),
-                    [](const auto& o) { return o.bound_dir; }))
-      out << r.note << "\n";
+    // Value-only bounds, or a line not worked out within --max-nodes.
+    if (!r.note.empty()) out << r.note << "\n";
   }
   if (job.pie_setups && !r.openings.empty()) {
     out << "pie set-ups (\"BLACK WHITE\", up to symmetry; x = how many set-ups it stands for; "
@@ -198,19 +197,25 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   if (!r.pv.empty())
     out << "principal variation: " << join(r.pv)
         << (r.pv_repeats ? "  (a position repeats: play can go on for ever)" : "") << "\n";
+  else if (job.pv && r.complete && !r.openings.empty() &&
+           (r.method == "compact" || r.method == "dfpn" || r.method == "superko"))
+    out << "principal variation: none (--method " << r.method
+        << " proves values only; --method dfs gives a line)\n";
+  // "up to 12 symmetries"; the word alone where none is used.
+  const std::string sym = r.symmetries == 1
+                              ? std::string("no symmetry")
+                              : "up to " + std::to_string(r.symmetries) + " symmetries";
   out << r.method << ": ";
   if (r.method == "retrograde" || r.method == "dense") {
-    out << solver::with_commas(r.positions) << " positions (up to " << r.symmetries
-        << " symmetries), " << solver::with_commas(r.moves) << " moves, "
-        << solver::with_commas(r.terminals)
+    out << solver::with_commas(r.positions) << " positions (" << sym << "), "
+        << solver::with_commas(r.moves) << " moves, " << solver::with_commas(r.terminals)
         << (r.method == "dense" ? " moves to an end, " : " ends, ") << r.sweeps
         << (r.method == "dense" ? " layers" : " sweeps");
   } else {
-    out << solver::with_commas(r.nodes) << " nodes searched"
+    out << solver::with_commas(r.nodes) << (r.nodes == 1 ? " node" : " nodes") << " searched"
         << (r.resumed ? " in this run (" + solver::with_commas(r.nodes_total) + " in all runs)"
                       : "")
-        << ", " << solver::with_commas(r.positions) << " positions stored (up to " << r.symmetries
-        << " symmetries)";
+        << ", " << solver::with_commas(r.positions) << " positions stored (" << sym << ")";
   }
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.2f", r.seconds);

@@ -33,6 +33,7 @@ struct JobInfo {
       edges_digest = digest;
     }
   }
+  bool pv = true;          ///< a principal variation was asked for (no --no-pv)
   bool pie_table = false;  ///< annotate openings with the 1-move pie decision
   /// The game is played with its pie rule (Migong pie=on): values name
   /// seats, as a swap gives the first player Yellow (docs/rules.md).

@@ -15,6 +15,15 @@ volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_stop_signal(int) {
   g_stop = 1;
 }
+/// With nothing to save, a signal ends the run at once as before, but first
+/// erases the progress line (it was left on the terminal, the shell's next
+/// output glued to it). write() and raise() are async-signal-safe.
+extern "C" void on_kill_signal(int sig) {
+  static const char erase[] = "\r\x1b[K";
+  [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, erase, sizeof erase - 1);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
 }  // namespace
 
 int terminal_columns() {
@@ -50,6 +59,14 @@ RunControl::RunControl(Config cfg) : cfg_(cfg) {
     sigaction(SIGINT, &sa, &old_int_);
     sigaction(SIGTERM, &sa, &old_term_);
     handlers_installed_ = true;
+  } else if (cfg_.tty) {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_kill_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+    kill_handlers_ = true;
   }
 }
 
@@ -59,6 +76,10 @@ RunControl::~RunControl() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
     g_stop = 0;
+  }
+  if (kill_handlers_) {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
   }
 }
 

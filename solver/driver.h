@@ -985,7 +985,15 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   std::optional<S> pv_from;
   if (root) {
     int32_t best = -kInfScore;  // from the mover's side
-    if (branches.empty()) best = d.solve(*root);
+    if (branches.empty()) {
+      try {
+        best = d.solve(*root);
+      } catch (const NodeLimit&) {
+        rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
+                   " nodes in this run): the position is not solved";
+        return finish(false);
+      }
+    }
     for (size_t i = 0; i < branches.size(); ++i) {
       int32_t mine = root->to_move() == Color::kBlack ? *done[i] : -*done[i];
       best = std::max(best, mine);
@@ -1014,8 +1022,21 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
         s.apply(ms[x], u);
       }
     } else {
+      // Every opening is proved: a node limit met while the line is worked
+      // out leaves the result complete, without the line (a rerun with the
+      // checkpoint and a larger limit adds it).
+      std::vector<Move> line;
+      try {
+        line = d.principal_variation(*pv_from);
+      } catch (const NodeLimit&) {
+        rep.note = "the principal variation was not worked out within --max-nodes (" +
+                   with_commas(o.max_nodes) + " nodes in this run); the value and every " +
+                   (root ? "opening" : "set-up") + " are proved";
+        save();  // the nodes spent
+        return finish(true);
+      }
       pv_saved.emplace();
-      for (const Move& m : d.principal_variation(*pv_from)) {
+      for (const Move& m : line) {
         s.legal_moves(ms);
         pv_saved->push_back(std::find(ms.begin(), ms.end(), m) - ms.begin());
         rep.pv.push_back(s.move_name(m));
@@ -1062,6 +1083,31 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
     throw InputError(
         "under mpirun with more than one rank, loom solve runs --method dense (Gadur and "
         "Enfargar up to side 3); run other methods as one process");
+  using M = SolveOptions::Method;
+  // The methods that take this game and board (else their own refusal).
+  bool takes = false;
+  if constexpr (DenseGame<S>) {
+    const int cells = root.geo().num_sites();
+    takes = (m == M::kDense && cells <= kDenseMaxCells) ||
+            (m == M::kCompact && cells <= WideCodec::kMaxCells);
+    if constexpr (PlacementGame<S>)
+      takes = takes || (m == M::kDfpn && cells <= WideCodec::kMaxCells);
+  }
+  if constexpr (SuperkoGame<S>)
+    takes = takes || (m == M::kSuperko && root.geo().num_sites() <= kDenseMaxCells);
+  if (!ranks && takes && root.is_terminal()) {
+    // A finished position's value is the rules' result, with no search:
+    // alpha-beta's one-node answer (these methods used to refuse it while
+    // retrograde and dfs answered).
+    SolveReport rep = detail::solve_dfs(root, o, ctl);
+    rep.method = m == M::kDense     ? "dense"
+                 : m == M::kCompact ? "compact"
+                 : m == M::kDfpn    ? "dfpn"
+                                    : "superko";
+    rep.to_move = root.to_move();
+    ctl.clear_status();
+    return rep;
+  }
   if (ranks || (m == SolveOptions::Method::kDense && !o.checkpoint.empty())) {
     SolveReport rep = detail::solve_partitioned(root, o, ctl);
     rep.to_move = root.to_move();

@@ -4,8 +4,13 @@
 // what they quote, and the fixes of each defect found.
 #include <catch2/catch.hpp>
 
+#include <poll.h>
+#include <pty.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cstring>
 #include <filesystem>
@@ -490,4 +495,44 @@ TEST_CASE("the progress line fits the terminal", "[robust][solver]") {
   CHECK(solver::fit_status_line("short", 80) == "short");
   CHECK(solver::fit_status_line(line, 3).size() == 10);  // never narrower than 10
   CHECK(solver::terminal_columns() > 0);
+}
+
+TEST_CASE("Ctrl-C with nothing to save erases the progress line on a terminal",
+          "[robust][solver]") {
+  // The run died at once, as it should, but left "[  3.1s] enumerating..."
+  // on the terminal with the shell's next output glued to it.
+  int master = -1;
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::execl(LOOM_BIN, LOOM_BIN, "solve", "gadur", "--size", "3", "--rule", "capture=merge-only",
+            "--method", "dense", "--threads", "1", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::string seen;
+  bool signalled = false;
+  for (int waited = 0; waited < 600;) {  // at most 60 s
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) {
+      ++waited;
+      continue;
+    }
+    char buf[512];
+    const ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO: the child is gone
+    seen.append(buf, static_cast<size_t>(n));
+    if (!signalled && seen.find("s] ") != std::string::npos) {
+      ::kill(pid, SIGINT);
+      signalled = true;
+    }
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(master);
+  REQUIRE(signalled);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGINT);
+  INFO(seen);
+  CHECK(seen.size() >= 4);
+  CHECK(seen.substr(seen.size() - 4) == "\r\x1b[K");
 }

@@ -315,6 +315,78 @@ TEST_CASE("alpha-beta under --max-nodes reports only what is proven", "[solver][
   std::filesystem::remove(file);
 }
 
+TEST_CASE("a node limit met while the principal variation is worked out: the proved result",
+          "[solver][cli][checkpoint]") {
+  // Every opening was proved, then the line's search met --max-nodes: exit
+  // 1, "internal error: node limit reached", and no report at all.
+  for (const std::vector<std::string>& job :
+       {std::vector<std::string>{"solve", "enfargar", "--size", "2", "--method", "dfs"},
+        std::vector<std::string>{"solve", "fiodar", "--size", "2", "--pie"}}) {
+    auto straight = run([&] {
+      auto a = job;
+      a.push_back("--json");
+      return a;
+    }());
+    REQUIRE(straight.code == 0);
+    const json want = last_json(straight.out);
+    const uint64_t nodes = want["nodes"];
+    const std::string file = temp_path("pvlimit");
+    std::filesystem::remove(file);
+    // Just past the openings' nodes (a --no-pv run's count).
+    auto quiet = job;
+    quiet.insert(quiet.end(), {"--json", "--no-pv"});
+    const uint64_t proved = last_json(run(quiet).out)["nodes"];
+    REQUIRE(proved < nodes);
+    auto a = job;
+    a.insert(a.end(), {"--json", "--max-nodes", std::to_string(proved + 1), "--checkpoint", file});
+    auto r = run(a);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const json got = last_json(r.out);
+    CHECK(got["complete"] == true);
+    CHECK(got["value"] == want["value"]);
+    CHECK(got["openings"] == want["openings"]);
+    CHECK(got["pv"].empty());
+    CHECK(got["note"].get<std::string>().find("principal variation was not worked out") !=
+          std::string::npos);
+    // The rerun without a limit adds the line.
+    auto b = job;
+    b.insert(b.end(), {"--json", "--checkpoint", file});
+    const json again = last_json(run(b).out);
+    CHECK(again["pv"] == want["pv"]);
+    std::filesystem::remove(file);
+  }
+}
+
+TEST_CASE("every method answers a finished position; the value-only methods say they give no line",
+          "[solver][cli]") {
+  // dense, compact and dfpn refused a record that ends the game ("the
+  // position is already over") where retrograde and dfs gave its value.
+  const std::vector<std::string> over = {
+      "solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--record", "b2 a1"};
+  for (const char* m : {"retrograde", "dfs", "dense", "compact", "dfpn"}) {
+    auto args = over;
+    args.insert(args.end(), {"--method", m, "--json"});
+    auto r = run(args);
+    INFO(m << ": " << r.err);
+    REQUIRE(r.code == 0);
+    const json j = last_json(r.out);
+    CHECK(j["value"] == "black");  // White, to move, cannot place: Black wins
+    CHECK(j["method"] == m);
+    CHECK(j["complete"] == true);
+  }
+  // An empty "pv" was unexplained: the text now says why.
+  auto c =
+      run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--method", "compact"});
+  REQUIRE(c.code == 0);
+  CHECK(c.out.find("principal variation: none (--method compact proves values only") !=
+        std::string::npos);
+  CHECK(c.out.find("(no symmetry)") != std::string::npos);  // was "up to 1 symmetries"
+  auto quiet = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--method",
+                    "compact", "--no-pv"});
+  CHECK(quiet.out.find("principal variation") == std::string::npos);
+}
+
 TEST_CASE("a resumed alpha-beta job still names a stall a stall", "[solver][cli][checkpoint]") {
   // The finished openings come from the checkpoint, not from this run's
   // search: the kind of a neutral value must come from there too.
@@ -523,17 +595,26 @@ TEST_CASE("solve with the superko method: the values of dfs, node limit, checkpo
   CHECK(last_json(pie_rest.out)["openings"] == pw["openings"]);
   CHECK(last_json(pie_rest.out)["resumed"] == true);
   std::filesystem::remove(pie_file);
-  // Other games, a finished position: exit 2, one line.
+  // Other games, a larger board: exit 2, one line (a finished position of
+  // another game too).
   for (const auto& bad : std::vector<std::vector<std::string>>{
            {"solve", "gadur", "--size", "2", "--method", "superko"},
            {"solve", "gadur", "--size", "2", "--method", "superko", "--pie"},
            {"solve", "fiodar", "--size", "4", "--method", "superko"},
-           {"solve", "fiodar", "--size", "2", "--record", "pass pass", "--method", "superko"}}) {
+           {"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--record", "b2 a1",
+            "--method", "superko"}}) {
     auto e = run(bad);
     INFO(bad[1] << " " << e.err);
     CHECK(e.code == 2);
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
   }
+  // A finished position is answered, as dfs answers it (it was refused).
+  auto over = run(
+      {"solve", "fiodar", "--size", "2", "--record", "pass pass", "--method", "superko", "--json"});
+  REQUIRE(over.code == 0);
+  auto over_dfs = run({"solve", "fiodar", "--size", "2", "--record", "pass pass", "--json"});
+  CHECK(last_json(over.out)["value"] == last_json(over_dfs.out)["value"]);
+  CHECK(last_json(over.out)["method"] == "superko");
 }
 
 TEST_CASE(
