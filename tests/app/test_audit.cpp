@@ -324,6 +324,18 @@ TEST_CASE("an audit's unfinished solve keeps the solution's keys", "[audit]") {
   CHECK(sol.contains("method"));
   CHECK(sol["nodes"].is_number());
   CHECK(sol.contains("note"));
+  // The verdict gives the solve's own reason (a position limit read "within
+  // the budget" too).
+  const std::string said =
+      "perfect play on side 3 not determined: " + sol["note"].get<std::string>();
+  bool found = false;
+  for (const auto& v : rep["rule_sets"][0]["verdict"]) found |= v.get<std::string>() == said;
+  CHECK(found);
+  // The playout line counts the games without a winner.
+  const auto& p = rep["rule_sets"][0]["playouts"][0];
+  if (p["no_winner"].get<int>() > 0)
+    CHECK(r.out.find(std::to_string(p["no_winner"].get<int>()) + " without a winner") !=
+          std::string::npos);
   // The property checks cut by the budget say how far they got (positions
   // was 0 after half a second of work).
   for (const char* part : {"termination", "drawless"}) {
