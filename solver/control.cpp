@@ -50,23 +50,18 @@ std::string fit_status_line(std::string line, int columns) {
 RunControl::RunControl(Config cfg) : cfg_(cfg) {
   start_ = last_checkpoint_ = now();
   last_status_ = start_ - std::chrono::seconds(1);
-  if (cfg_.catch_signals) {
+  // With progress to save a signal requests a stop; with nothing to save
+  // and a progress line on the terminal it erases the line and ends the run.
+  void (*handler)(int) = cfg_.catch_signals ? on_stop_signal : cfg_.tty ? on_kill_signal : nullptr;
+  if (handler) {
     g_stop = 0;
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
+    sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int_);
     sigaction(SIGTERM, &sa, &old_term_);
     handlers_installed_ = true;
-  } else if (cfg_.tty) {
-    struct sigaction sa;
-    std::memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_kill_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-    kill_handlers_ = true;
   }
 }
 
@@ -76,10 +71,6 @@ RunControl::~RunControl() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
     g_stop = 0;
-  }
-  if (kill_handlers_) {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
   }
 }
 

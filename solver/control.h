@@ -62,7 +62,6 @@ class RunControl {
   uint64_t work_ = 0;
   bool status_shown_ = false;
   bool handlers_installed_ = false;
-  bool kill_handlers_ = false;  ///< a terminal and nothing to save: erase, then die
   struct sigaction old_int_ {
   }, old_term_{};
 };
