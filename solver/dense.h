@@ -554,11 +554,12 @@ class DenseMoves {
   /// Positions whose successor lists are kept (or not) together.
   static constexpr uint64_t kKeptPiece = 32 * kChunk;
 
-  /// Can the dense method solve from this position?
-  static std::string unsupported(const S& root) {
+  /// Can the dense method solve from this position? (`finished_ok`: the
+  /// caller answers a finished position itself.)
+  static std::string unsupported(const S& root, bool finished_ok = false) {
     if (root.geo().num_sites() > kDenseMaxCells)
       return "the dense index takes boards of at most 19 cells (side 3)";
-    if (root.is_terminal()) return "the position is already over";
+    if (root.is_terminal()) return finished_ok ? "" : "the position is already over";
     if (dense_detail::passes_of(root) != 0) return "the position follows a pass";
     if (!(root.with_board(root.stones(Color::kBlack), root.stones(Color::kWhite), root.to_move()) ==
           root))

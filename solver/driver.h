@@ -206,6 +206,21 @@ inline RunControl::Config control_config(const SolveOptions& o) {
   return c;
 }
 
+template <Game S>
+SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl);
+
+/// A finished position under a method that searches from its moves (dense,
+/// compact, dfpn, superko; they refused it while retrograde and dfs gave its
+/// value): the rules' result, alpha-beta's one-node answer, reported under
+/// the method asked for.
+template <Game S>
+SolveReport finished_position(const S& root, const SolveOptions& o, RunControl& ctl,
+                              const std::string& method) {
+  SolveReport rep = solve_dfs(root, o, ctl);
+  rep.method = method;
+  return rep;
+}
+
 /// Does a terminal position score a margin? Probes a few lines of play
 /// (first, last and middle moves), at most 2000 plies each.
 template <Game S>
@@ -343,7 +358,7 @@ template <Game S>
 std::string dense_unsupported(const S& root, const SolveOptions& o) {
   if constexpr (DenseGame<S>) {
     if (o.max_positions != 0) return "--max-positions is not used by --method dense";
-    return DenseRetrograde<S>::unsupported(root);
+    return DenseRetrograde<S>::unsupported(root, /*finished_ok=*/true);
   } else {
     (void)root;
     (void)o;
@@ -356,6 +371,7 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (DenseGame<S>) {
     std::string why = dense_unsupported(root, o);
     if (!why.empty()) throw InputError("--method dense: " + why);
+    if (root.is_terminal()) return finished_position(root, o, ctl, "dense");
     using D = DenseRetrograde<S>;
     SolveReport rep;
     rep.method = "dense";
@@ -391,6 +407,7 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
   if constexpr (DenseGame<S>) {
     std::string why = dense_unsupported(root, o);
     if (!why.empty()) throw InputError("--method dense: " + why);
+    if (root.is_terminal()) return finished_position(root, o, ctl, "dense");  // on every rank
     LocalExchange local;
     Exchange& ex = o.exchange ? *o.exchange : local;
     using D = DistributedDense<S>;
@@ -606,20 +623,17 @@ SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl,
   if constexpr (DenseGame<S>) {
     if (root.geo().num_sites() > WideCodec::kMaxCells)
       throw InputError("--method " + method + ": boards of at most 39 cells (side 4)");
-    if (root.is_terminal())
-      throw InputError("--method " + method + ": the position is already over");
+    if constexpr (!PlacementGame<S>)
+      if (dfpn) throw InputError("--method dfpn: games that list their placements (Gadur)");
+    if (root.is_terminal()) return finished_position(root, o, ctl, method);
     const bool small = root.geo().num_sites() <= kDenseMaxCells;
-    if (!dfpn)
-      return small ? solve_boolean_with<S, CompactDfs<S, DenseCodec>>(root, o, ctl, method,
-                                                                      "compact1")
-                   : solve_boolean_with<S, CompactDfs<S, WideCodec>>(root, o, ctl, method,
-                                                                     "compact1");
-    if constexpr (PlacementGame<S>) {
-      return small ? solve_boolean_with<S, Dfpn<S, DenseCodec>>(root, o, ctl, method, "dfpn1")
-                   : solve_boolean_with<S, Dfpn<S, WideCodec>>(root, o, ctl, method, "dfpn1");
-    } else {
-      throw InputError("--method dfpn: games that list their placements (Gadur)");
-    }
+    if constexpr (PlacementGame<S>)
+      if (dfpn)
+        return small ? solve_boolean_with<S, Dfpn<S, DenseCodec>>(root, o, ctl, method, "dfpn1")
+                     : solve_boolean_with<S, Dfpn<S, WideCodec>>(root, o, ctl, method, "dfpn1");
+    return small
+               ? solve_boolean_with<S, CompactDfs<S, DenseCodec>>(root, o, ctl, method, "compact1")
+               : solve_boolean_with<S, CompactDfs<S, WideCodec>>(root, o, ctl, method, "compact1");
   } else {
     (void)root;
     (void)o;
@@ -809,7 +823,7 @@ void superko_summary(const S& root, const std::vector<Branch<S>>& branches,
 template <Game S>
 SolveReport solve_superko(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (SuperkoGame<S>) {
-    if (root.is_terminal()) throw InputError("--method superko: the position is already over");
+    if (root.is_terminal()) return finished_position(root, o, ctl, "superko");
     const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
     SolveReport rep;
     superko_branches<S>(root, branches, o, root.to_move(), ctl, "superko1", "openings", rep,
@@ -993,6 +1007,9 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
                    " nodes in this run): the position is not solved";
         return finish(false);
       }
+      // A finished position that stalls: the solve just met it (neutral
+      // was read before; it called the stall a draw that goes on for ever).
+      if (d.neutral_kind() == Value::Kind::kStall) neutral = Value::Kind::kStall;
     }
     for (size_t i = 0; i < branches.size(); ++i) {
       int32_t mine = root->to_move() == Color::kBlack ? *done[i] : -*done[i];
@@ -1083,31 +1100,6 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
     throw InputError(
         "under mpirun with more than one rank, loom solve runs --method dense (Gadur and "
         "Enfargar up to side 3); run other methods as one process");
-  using M = SolveOptions::Method;
-  // The methods that take this game and board (else their own refusal).
-  bool takes = false;
-  if constexpr (DenseGame<S>) {
-    const int cells = root.geo().num_sites();
-    takes = (m == M::kDense && cells <= kDenseMaxCells) ||
-            (m == M::kCompact && cells <= WideCodec::kMaxCells);
-    if constexpr (PlacementGame<S>)
-      takes = takes || (m == M::kDfpn && cells <= WideCodec::kMaxCells);
-  }
-  if constexpr (SuperkoGame<S>)
-    takes = takes || (m == M::kSuperko && root.geo().num_sites() <= kDenseMaxCells);
-  if (!ranks && takes && root.is_terminal()) {
-    // A finished position's value is the rules' result, with no search:
-    // alpha-beta's one-node answer (these methods used to refuse it while
-    // retrograde and dfs answered).
-    SolveReport rep = detail::solve_dfs(root, o, ctl);
-    rep.method = m == M::kDense     ? "dense"
-                 : m == M::kCompact ? "compact"
-                 : m == M::kDfpn    ? "dfpn"
-                                    : "superko";
-    rep.to_move = root.to_move();
-    ctl.clear_status();
-    return rep;
-  }
   if (ranks || (m == SolveOptions::Method::kDense && !o.checkpoint.empty())) {
     SolveReport rep = detail::solve_partitioned(root, o, ctl);
     rep.to_move = root.to_move();

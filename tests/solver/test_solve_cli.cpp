@@ -375,6 +375,14 @@ TEST_CASE("every method answers a finished position; the value-only methods say 
     CHECK(j["method"] == m);
     CHECK(j["complete"] == true);
   }
+  // A finished Enfargar stall: dfs called it "draw" (play going on for ever).
+  for (const char* m : {"retrograde", "dfs", "dense"}) {
+    auto r = run({"solve", "enfargar", "--size", "2", "--record", "a1 c2 b3 b1 c3 b2 pass pass",
+                  "--method", m, "--json"});
+    INFO(m << ": " << r.err);
+    REQUIRE(r.code == 0);
+    CHECK(last_json(r.out)["value"] == "stall");
+  }
   // An empty "pv" was unexplained: the text now says why.
   auto c =
       run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--method", "compact"});
