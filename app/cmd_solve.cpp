@@ -294,7 +294,7 @@ std::vector<CommandSpec> solve_commands() {
            // A one-move pie table for the games whose pie rule is one
            // move (Fiodar's is the 2-stone set-up: --pie).
            job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
-                           !job.seats && r.value.kind != solver::Value::Kind::kMargin;
+                           !job.seats() && r.value.kind != solver::Value::Kind::kMargin;
            print_solve(job, r, a->json, out);
            if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
              throw CommandFailed("the proof replay does not confirm the value (a bug)");

@@ -30,8 +30,8 @@ std::string mem_text(uint64_t bytes) {
 /// A value as a word of the readable text (Value::text() with the game's
 /// side names).
 std::string value_word(const JobInfo& job, const solver::Value& v) {
-  if (v.kind == solver::Value::Kind::kBlack) return side_word(job.game, true, job.seats);
-  if (v.kind == solver::Value::Kind::kWhite) return side_word(job.game, false, job.seats);
+  if (v.kind == solver::Value::Kind::kBlack) return side_word(job.game, true, job.seats());
+  if (v.kind == solver::Value::Kind::kWhite) return side_word(job.game, false, job.seats());
   return v.text();
 }
 
@@ -41,9 +41,8 @@ std::string value_sentence(const JobInfo& job, const solver::Value& v, int plies
       plies >= 0 ? " (game ends in " + std::to_string(plies) + " plies with best play)" : "";
   switch (v.kind) {
     case K::kBlack:
-      return side_word(job.game, true, job.seats) + " wins" + p;
     case K::kWhite:
-      return side_word(job.game, false, job.seats) + " wins" + p;
+      return value_word(job, v) + " wins" + p;
     case K::kDraw:
       return plies >= 0 ? "draw (a drawn end is forced)"
                         : "draw: neither side can force a win; play can go on for ever";
@@ -91,6 +90,10 @@ void JobInfo::to_json(nlohmann::json& j) const {
   j["to_move"] = to_move;
 }
 
+bool JobInfo::seats() const {
+  return pie_rule_on(rules);
+}
+
 std::string JobInfo::headline() const {
   std::string s = game;
   if (size) s += " side " + std::to_string(*size);
@@ -101,7 +104,8 @@ std::string JobInfo::headline() const {
     s += ", edges from '" + clip_token(edges_file, 80) + "' (digest " + edges_digest + ")";
   if (!setup.empty()) s += ", setup \"" + setup + "\"";
   s += record.empty() ? ", from the start" : ", after \"" + record + "\"";
-  s += ", " + (to_move.empty() ? to_move : side_word(game, to_move == "black", seats)) + " to move";
+  s += ", " + (to_move.empty() ? to_move : side_word(game, to_move == "black", seats())) +
+       " to move";
   return s;
 }
 
@@ -119,7 +123,6 @@ JobInfo job_info(const std::string& game, std::optional<int> size,
   for (auto t : detail::split_ws(record))
     j.record += (j.record.empty() ? "" : " ") + std::string(t);
   j.to_move = color_name(to_move);
-  j.seats = pie_rule_on(j.rules);
   return j;
 }
 
@@ -149,7 +152,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     if (job.pie_setups) {
       out << "pie: the setter should place " << r.pie_setup << " (black white); the chooser then "
           << "takes "
-          << side_word(job.game, r.value.winner() == solver::Value::Kind::kBlack, job.seats)
+          << side_word(job.game, r.value.winner() == solver::Value::Kind::kBlack, job.seats())
           << " and wins by " << solver::margin_text(std::abs(r.value.margin2)) << "\n";
       out << "value: " << value_sentence(job, r.value, r.plies) << " after that set-up\n";
     } else {
@@ -177,7 +180,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
                                 ? (o.bound_dir < 0 ? "<= " : ">= ") + solver::margin_text(o.bound2)
                                 : value_word(job, o.value);
       std::snprintf(buf, sizeof buf, "  %-8s x%-3d %-*s", o.move.c_str(), o.count,
-                    job.seats ? 13 : 8, v.c_str());
+                    job.seats() ? 13 : 8, v.c_str());
       out << buf;
       if (o.plies >= 0) out << " (" << o.plies << " plies)";
       if (job.pie_table) {
@@ -190,7 +193,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
       }
       out << "\n";
     }
-    if (job.seats && job.record.empty() && job.setup.empty())
+    if (job.seats() && job.record.empty() && job.setup.empty())
       out << "pie=on: each value is after the second player's best reply, a swap included; "
              "the pie column of the same solve with --rule pie=off says when to swap\n";
   }

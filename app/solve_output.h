@@ -37,7 +37,7 @@ struct JobInfo {
   bool pie_table = false;  ///< annotate openings with the 1-move pie decision
   /// The game is played with its pie rule (Migong pie=on): values name
   /// seats, as a swap gives the first player Yellow (docs/rules.md).
-  bool seats = false;
+  bool seats() const;
   bool pie_setups = false;  ///< the openings are 2-stone pie set-ups (fiodar --pie)
   /// The job's identity for checkpoints.
   std::string signature(const std::string& method) const;
@@ -59,6 +59,10 @@ inline std::string side_word(const std::string& game, bool black, bool seats = f
 inline bool pie_rule_on(const std::vector<std::pair<std::string, std::string>>& rules) {
   return std::find(rules.begin(), rules.end(), std::pair<std::string, std::string>("pie", "on")) !=
          rules.end();
+}
+/// The same for rules as a report's JSON object ({"pie": "on", ...}).
+inline bool pie_rule_on(const nlohmann::json& rules) {
+  return rules.value("pie", "") == "on";
 }
 
 /// Builds the JobInfo for validated arguments (rules in force with defaults).

@@ -481,7 +481,7 @@ std::vector<std::string> verdicts(const json& rs, const std::string& decisive_ke
   const json& v = rs["solution"];
   if (v.contains("value") && !v["value"].is_null() && v["complete"] == true) {
     out.push_back("under perfect play on " + side + ": " +
-                  value_words(v["value"], game, rs["rules"].value("pie", "") == "on"));
+                  value_words(v["value"], game, pie_rule_on(rs["rules"])));
   } else {
     // The reason, when the solve gave one (a position or node limit is no
     // time budget).

@@ -102,7 +102,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     property_row(h, dk, s[dk]);
     h << "</table>\n";
     const auto& sol = s["solution"];
-    const bool seats = s["rules"].value("pie", "") == "on";
+    const bool seats = pie_rule_on(s["rules"]);
     h << "<p>Value under perfect play: <b>"
       << puzzles::markup_escape(value_text(game, sol["value"], seats)) << "</b>"
       << (sol["complete"] == true ? "" : " (not complete)");

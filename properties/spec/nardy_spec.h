@@ -19,7 +19,6 @@ namespace loom::spec {
 int nardy_route(bool white, int p);
 /// Point of route index t (0..23) for a side.
 int nardy_point(bool white, int t);
-inline constexpr int kNardyCheckers = 15;
 
 /// Checkers per point as Int terms: index p-1 for point p.
 struct NardyPosition {
