@@ -210,16 +210,17 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
     for (const auto& [k, v] : rules.in_force()) rule_args += " --rule " + k + "=" + v;
     j["command"] = "loom verify " + game + (q.sized ? " --size " + std::to_string(s) : "") +
                    rule_args + " --query " + q.name;
-    // A query has no time limit of its own (most take well under a second
-    // on side 2; some run for minutes on larger sides).
-    if (budget.left() < 30) {
+    // Most queries take well under a second on side 2; some run for
+    // minutes on larger sides. Each may use what is left of the budget.
+    const double left = budget.left();
+    if (left < 1) {
       j["result"] = nullptr;
-      j["note"] = "skipped: less than 30 s of the audit's budget left (run the command)";
+      j["note"] = "not run: the audit's time budget is spent (run the command)";
       arr.push_back(j);
       continue;
     }
     try {
-      spec::QueryAnswer ans = spec::run_spec_query(q, s, rules.in_force());
+      spec::QueryAnswer ans = spec::run_spec_query(q, s, rules.in_force(), left);
       j["result"] = ans.witness ? "sat" : "unsat";
       if (q.proof) j["proved"] = !ans.witness;
       if (ans.record) {
@@ -231,9 +232,15 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
         j["witness"] = w;
       }
       j["seconds"] = ans.seconds;
+    } catch (const spec::QueryTimeout&) {
+      j["result"] = nullptr;
+      char secs[32];
+      std::snprintf(secs, sizeof secs, "%.*f", left < 10 ? 1 : 0, left);
+      j["note"] = std::string("not answered within the ") + secs +
+                  " s left of the audit's time budget (run the command)";
     } catch (const std::exception& e) {
       j["result"] = nullptr;
-      j["note"] = e.what();
+      j["note"] = std::string("no answer: ") + e.what();
     }
     arr.push_back(j);
   }

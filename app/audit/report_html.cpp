@@ -141,7 +141,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
       for (const auto& q : s["queries"]) {
         std::string ans =
             q["result"].is_null()
-                ? "not run" + (q.contains("note") ? ": " + q["note"].get<std::string>() : "")
+                ? (q.contains("note") ? q["note"].get<std::string>() : std::string("not run"))
             : q.value("proof", false)
                 ? (q.value("proved", false) ? "proved (never fires / always holds)" : "refuted")
                 : (q["result"] == "sat" ? "occurs" : "never occurs");

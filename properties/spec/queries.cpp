@@ -1,5 +1,7 @@
 #include "properties/spec/queries.h"
 
+#include "properties/spec/query_util.h"
+
 #include <chrono>
 #include <stdexcept>
 
@@ -49,17 +51,26 @@ const QueryInfo* find_spec_query(const std::string& game, const std::string& nam
   return nullptr;
 }
 
-QueryAnswer run_spec_query(const QueryInfo& q, int size, const InForce& rules) {
-  if (q.sized && (size < q.min_size || size > q.max_size))
-    throw std::invalid_argument("query " + q.name + " needs side " + std::to_string(q.min_size) +
-                                ".." + std::to_string(q.max_size) + ", got " +
-                                std::to_string(size));
+namespace {
+
+QueryAnswer run_query(const QueryInfo& q, int size, const InForce& rules) {
   if (q.game == "gadur") return gadur_query(q.name, size, GadurRules::from(rules));
   if (q.game == "fiodar") return fiodar_query(q.name, size, FiodarRules::from(rules));
   if (q.game == "enfargar") return enfargar_query(q.name, size, EnfargarRules::from(rules));
   if (q.game == "migong") return migong_query(q.name, size, MigongRules::from(rules));
   if (q.game == "nardy") return nardy_query(q.name, NardyRules::from(rules));
   throw std::invalid_argument("no queries for " + q.game);
+}
+
+}  // namespace
+
+QueryAnswer run_spec_query(const QueryInfo& q, int size, const InForce& rules, double time_limit) {
+  if (q.sized && (size < q.min_size || size > q.max_size))
+    throw std::invalid_argument("query " + q.name + " needs side " + std::to_string(q.min_size) +
+                                ".." + std::to_string(q.max_size) + ", got " +
+                                std::to_string(size));
+  QueryDeadline deadline(time_limit);
+  return run_query(q, size, rules);
 }
 
 }  // namespace loom::spec

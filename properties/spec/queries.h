@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,9 +49,18 @@ struct QueryAnswer {
   double seconds = 0;  ///< solver time
 };
 
-/// Runs a query on side `size` (ignored for Long Nardy) under `rules`.
-/// Throws std::invalid_argument for a size out of the query's range.
-QueryAnswer run_spec_query(const QueryInfo& q, int size, const InForce& rules);
+/// A query that did not finish within its time limit.
+struct QueryTimeout : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Runs a query on side `size` (ignored for Long Nardy) under `rules`, in at
+/// most `time_limit` seconds (0: no limit) of solver time.
+/// Throws std::invalid_argument for a size out of the query's range and
+/// QueryTimeout when the limit passes before the query is answered (a
+/// witness found in time whose shortest game line is not is still reported).
+QueryAnswer run_spec_query(const QueryInfo& q, int size, const InForce& rules,
+                           double time_limit = 0);
 
 // Per-game entry points (queries_<game>.cpp).
 QueryAnswer gadur_query(const std::string& name, int size, const GadurRules& rules);

@@ -75,8 +75,9 @@ QueryAnswer larger_die_decides(const NardyRules& rules) {
                    e.all(differs));
         for (;;) {
           cand.sync(e);
+          limit_time(cand.s);
           z3::check_result r = cand.s.check();
-          if (r == z3::unknown) throw std::runtime_error("Z3 answered unknown");
+          if (r == z3::unknown) unknown_answer(cand.s);
           if (r == z3::unsat) break;  // no position left for this roll
           z3::model m = cand.s.get_model();
           NardyBoard board = read_nardy(m, pos);
@@ -87,9 +88,12 @@ QueryAnswer larger_die_decides(const NardyRules& rules) {
             NardyPosition fixed = fresh_nardy_position(f, "fixed", rules.checkers);
             NardySequence seq = encode_nardy_sequence(f, rules, white, roll, order, fixed);
             z3::solver t(c);
+            limit_time(t);
             t.add(f.definitions());
             t.add(nardy_equals(f, fixed, board) && seq.legal);
-            if (t.check() != z3::sat) continue;
+            const z3::check_result tr = t.check();
+            if (tr == z3::unknown) unknown_answer(t);
+            if (tr != z3::sat) continue;
             z3::model tm = t.get_model();
             std::vector<int> froms{chosen(tm, seq.steps[0].from), chosen(tm, seq.steps[1].from)};
             // Forbid this sequence everywhere: it must be illegal at the answer.

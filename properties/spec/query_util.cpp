@@ -1,17 +1,54 @@
 #include "properties/spec/query_util.h"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace loom::spec {
 
+namespace {
+thread_local std::optional<std::chrono::steady_clock::time_point> t_deadline;
+}
+
+QueryDeadline::QueryDeadline(double seconds) : previous_(t_deadline) {
+  if (seconds > 0)
+    t_deadline = std::chrono::steady_clock::now() +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double>(seconds));
+  else
+    t_deadline.reset();
+}
+
+QueryDeadline::~QueryDeadline() {
+  t_deadline = previous_;
+}
+
+double query_seconds_left() {
+  if (!t_deadline) return std::numeric_limits<double>::infinity();
+  return std::chrono::duration<double>(*t_deadline - std::chrono::steady_clock::now()).count();
+}
+
+void limit_time(z3::solver& s, double own) {
+  const double left = std::min(own, query_seconds_left());
+  if (left == std::numeric_limits<double>::infinity()) return;
+  if (left <= 0) throw QueryTimeout("no answer within the query's time limit");
+  s.set("timeout", static_cast<unsigned>(std::min(left * 1000, 4.0e9)) + 1);
+}
+
+void unknown_answer(const z3::solver& s) {
+  if (query_seconds_left() <= 0) throw QueryTimeout("no answer within the query's time limit");
+  throw std::runtime_error("Z3 answered unknown: " + s.reason_unknown());
+}
+
 Solved solve(z3::context& c, const Encoder& e, const z3::expr& goal,
              const std::optional<z3::expr>& minimise, double budget) {
   z3::solver s(c);
+  limit_time(s);
   s.add(e.definitions());
   s.add(goal);
   Solved out;
   z3::check_result r = s.check();
-  if (r == z3::unknown) throw std::runtime_error("Z3 answered unknown: " + s.reason_unknown());
+  if (r == z3::unknown) unknown_answer(s);
   if (r == z3::unsat) return out;
   out.sat = true;
   out.model = s.get_model();
@@ -20,11 +57,11 @@ Solved solve(z3::context& c, const Encoder& e, const z3::expr& goal,
   int hi = int_of(*out.model, *minimise), lo = 0;  // least value lies in [lo, hi]
   out.best = hi;
   while (lo < hi) {
-    double left = budget - clock.seconds();
+    double left = std::min(budget - clock.seconds(), query_seconds_left());
     if (left <= 0) return out;
     int mid = lo + (hi - lo) / 2;
     s.push();
-    s.set("timeout", static_cast<unsigned>(left * 1000) + 1);
+    limit_time(s, left);
     s.add(*minimise <= mid);
     z3::check_result t = s.check();
     if (t == z3::sat) {
@@ -79,16 +116,18 @@ std::optional<Reached> shortest_line(
     const std::function<void(const Reached&, const z3::model&, const Unrolled&)>& read) {
   Stopwatch clock;
   for (int k = 0; k <= max_plies; ++k) {
-    double left = budget - clock.seconds();
+    double left = std::min(budget - clock.seconds(), query_seconds_left());
     if (left <= 0) return std::nullopt;
     Encoder e(c);
     Unrolled u = unroll(e, b, k, ply);
     z3::expr g = goal(e, u);
     z3::solver s(c);
-    s.set("timeout", static_cast<unsigned>(left * 1000) + 1);
+    limit_time(s, left);
     s.add(e.definitions());
     s.add(u.legal && g);
-    if (s.check() != z3::sat) continue;
+    const z3::check_result found = s.check();
+    if (found == z3::unknown) return std::nullopt;  // out of time: no claim that k is the least
+    if (found == z3::unsat) continue;
     z3::model m = s.get_model();
     Reached r;
     r.plies = k;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,29 @@ class Stopwatch {
  private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
+
+/// The running query's time limit (0: none) while this object lives, on
+/// this thread.
+class QueryDeadline {
+ public:
+  explicit QueryDeadline(double seconds);
+  ~QueryDeadline();
+  QueryDeadline(const QueryDeadline&) = delete;
+  QueryDeadline& operator=(const QueryDeadline&) = delete;
+
+ private:
+  std::optional<std::chrono::steady_clock::time_point> previous_;
+};
+
+/// What is left of the running query's time limit (run_spec_query's
+/// `time_limit`), in seconds; infinity when it has none.
+double query_seconds_left();
+/// Gives a solver at most what is left of the query's time limit and of
+/// `own` seconds. Throws QueryTimeout when the limit has passed.
+void limit_time(z3::solver& s, double own = std::numeric_limits<double>::infinity());
+/// Throws QueryTimeout if the query's time limit has passed, else
+/// std::runtime_error naming Z3's reason for answering "unknown".
+[[noreturn]] void unknown_answer(const z3::solver& s);
 
 struct Solved {
   bool sat = false;

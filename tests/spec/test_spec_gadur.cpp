@@ -3,6 +3,7 @@
 // reachable positions, and of every reachable position on side 2.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <set>
 #include <unordered_set>
 
@@ -168,4 +169,22 @@ TEST_CASE("gadur spec queries: no-legal-placement on side 2 (slow)",
   auto g = testing::check_query("gadur", "no-legal-placement", 2, true);
   REQUIRE(g != nullptr);
   CHECK(g->legal_tokens().empty());  // the model agrees: no placement, the mover wins
+}
+
+TEST_CASE("a query's time limit stops it with QueryTimeout", "[spec][gadur][query]") {
+  // no-legal-placement on side 4 spends minutes in Z3 (134 s on the build
+  // machine, 2026-12-05); half a second is far too little to answer it.
+  const spec::QueryInfo* q = spec::find_spec_query("gadur", "no-legal-placement");
+  REQUIRE(q != nullptr);
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_AS(spec::run_spec_query(*q, 4, {}, 0.5), spec::QueryTimeout);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Z3 honours its timeout within a fraction of a second; generous for the
+  // sanitizer builds.
+  CHECK(took < 30);
+  // Without a limit a quick query still answers, and a limit it does not
+  // reach changes nothing.
+  const spec::QueryInfo* m = spec::find_spec_query("gadur", "merge-capture-two");
+  REQUIRE(m != nullptr);
+  CHECK(spec::run_spec_query(*m, 2, {}, 600).witness);
 }

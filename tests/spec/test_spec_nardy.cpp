@@ -255,6 +255,14 @@ TEST_CASE("nardy spec queries read checkers=K; their witnesses replay under it",
   CHECK(loom::testing::lines(turns.out).size() == 1);
 }
 
+TEST_CASE("nardy spec queries: a time limit stops the refinement loop", "[spec][nardy][query]") {
+  // The counterexample-guided search takes about half a second in Release;
+  // a millisecond is gone before its first candidate.
+  const spec::QueryInfo* q = spec::find_spec_query("nardy", "larger-die-decides");
+  REQUIRE(q != nullptr);
+  CHECK_THROWS_AS(spec::run_spec_query(*q, 0, {}, 0.001), spec::QueryTimeout);
+}
+
 TEST_CASE("nardy spec queries: larger-die-decides (slow)", "[spec][nardy][query][.slow]") {
   testing::check_query("nardy", "larger-die-decides", 0, true);
 }
