@@ -180,7 +180,8 @@ json value_part(const AnyGame& g, const std::string& game, bool pie_on, const Au
     j["nodes"] = r.nodes;
     j["seconds"] = r.seconds;
     if (r.plies >= 0) j["plies"] = r.plies;
-    if (!r.pv.empty()) j["pv"] = join(r.pv);
+    // An array of move tokens, as in `loom solve --json` (it was one string).
+    if (!r.pv.empty()) j["pv"] = r.pv;
     json ops = json::array();
     // With the pie rule on (Migong pie=on) the values include the swap: no
     // decision can be read from them.
@@ -371,7 +372,13 @@ json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, d
       } else {
         // Ten plies a site: far beyond any game that does not loop.
         const int max_plies = 10 * s.geo().num_sites();
-        arr.push_back(stats_json(run_playouts(s, p, a.games, a.seed, max_plies, secs)));
+        // Fiodar and Migong score the board after two passes; Enfargar's
+        // stall=more-stones counts the stones.
+        const std::string pass_win = a.game == "enfargar" ? "win on more stones"
+                                     : a.game == "fiodar" || a.game == "migong"
+                                         ? "win on points"
+                                         : "win after two passes";
+        arr.push_back(stats_json(run_playouts(s, p, a.games, a.seed, max_plies, secs, pass_win)));
       }
     });
   }

@@ -146,10 +146,12 @@ size_t greedy_pick(S& s, const std::vector<typename S::Move>& ms,
 /// (budget_hit) once `seconds` have passed (0: no limit): the clock is read
 /// every ply and, in a greedy ply, before each candidate move; a game the
 /// deadline falls in is left out of the figures (a greedy game on a big
-/// board can take seconds).
+/// board can take seconds). A win that follows two passes in a row is
+/// counted under `pass_win` (the game's own name for it: a win on points,
+/// on more stones).
 template <Game S>
 PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t seed, int max_plies,
-                          double seconds) {
+                          double seconds, const std::string& pass_win = "win after two passes") {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
@@ -206,7 +208,7 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
       ++st.endings[o.kind == Outcome::Kind::kUnresolved ? "stall" : "draw"];
     } else {
       ++(w == first ? st.first_wins : st.second_wins);
-      ++st.endings[passes >= 2 ? "win on points" : "win"];
+      ++st.endings[passes >= 2 ? pass_win : std::string("win")];
     }
   }
   st.seconds = elapsed();

@@ -76,7 +76,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
     << "section{border-top:2px solid #888;margin-top:1.5em}pre{background:#f6f6f6;padding:.4em}\n"
     << ".diagram{display:inline-block;margin:.5em;vertical-align:top}\n</style></head><body>\n";
   h << "<h1>Rule audit: " << puzzles::markup_escape(game) << "</h1>\n<p>"
-    << (r["size"] == 0 ? std::string("One board (size 0)")  // Long Nardy
+    << (r["size"] == 0 ? std::string("The one board of 24 points")  // Long Nardy
                        : "Proofs on side " + text_of(r["size"]) + ", playouts on side " +
                              text_of(r["play_size"]))
     << " (" << r["games_per_policy"].get<int>() << " games per policy, seed " << r["seed"].dump()

@@ -68,6 +68,8 @@ void check_against_commands(const std::string& game, const nlohmann::json& rep,
     const auto& sol = rs["solution"];
     CHECK(sol["complete"] == true);
     CHECK(sol["value"] == v["value"]);
+    // The line in solve's form: an array of tokens (it was one string).
+    if (!v["pv"].empty()) CHECK(sol["pv"] == v["pv"]);
     // The plain-words verdict names the winner with the game's own colours
     // (the players' seats under Migong's pie=on: a swap exchanges colours).
     const bool seats = rs["rules"].value("pie", "") == "on";
@@ -272,6 +274,9 @@ TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]")
   CHECK(html.find(" turns</td>") != std::string::npos);
   CHECK(html.find("draw: ") != std::string::npos);
   CHECK(html.find("(95% CI ") != std::string::npos);
+  // The board is named, not given as "size 0" (the JSON's convention).
+  CHECK(html.find("size 0") == std::string::npos);
+  CHECK(html.find("24 points") != std::string::npos);
 }
 
 TEST_CASE("audit runs the rule questions under a budget below 30 s", "[audit]") {
@@ -288,6 +293,24 @@ TEST_CASE("audit runs the rule questions under a budget below 30 s", "[audit]") 
     CHECK(q["result"].is_string());
   }
   CHECK(rep["seconds"].get<double>() < 25 + 5);
+}
+
+TEST_CASE("audit names Enfargar's more-stones ending as such", "[audit]") {
+  // Under stall=more-stones two passes end the game on a stone count; it
+  // was labelled "win on points", the scored games' ending.
+  auto r = run({"audit", "enfargar", "--size", "2", "--play-size", "2", "--games", "40", "--rule",
+                "stall=more-stones", "--no-queries", "--out", temp_dir("morestones"), "--json"});
+  REQUIRE(r.code == 0);
+  int counted = 0;
+  const auto rep = last_json(r.out);
+  for (const auto& p : rep["rule_sets"][0]["playouts"]) {
+    INFO(p.dump());
+    CHECK_FALSE(p["endings"].contains("win on points"));
+    counted += p["endings"].value("win on more stones", 0);
+  }
+  // Side 2 stalls in most random games under the rules as written
+  // (docs/findings.md); here they are decided by the stones.
+  CHECK(counted > 0);
 }
 
 TEST_CASE("audit --seconds cuts a playout that runs past it", "[audit]") {
