@@ -188,8 +188,9 @@ std::vector<CommandSpec> solve_commands() {
                         "got (default: no limit)",
                         uint64_t{1}, kU64Max);
          add_int_option(cmd, "--table-mb", a->o.table_mb,
-                        "dfs: transposition table size in MB, keys' heap memory included "
-                        "(default 512)",
+                        "dfs, compact, dfpn, superko: transposition table size in MB, keys' "
+                        "heap memory included; a small board takes only what its positions "
+                        "need (default 512)",
                         uint64_t{1}, uint64_t{1} << 20);
          add_int_option(cmd, "--kept-mb", a->o.kept_mb,
                         "dense, Enfargar: memory in MB for the successor lists kept from the "

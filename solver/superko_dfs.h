@@ -124,8 +124,10 @@ class SuperkoDfs {
 
   SuperkoDfs(const S& proto, Config cfg)
       : cfg_(cfg), codec_(proto.geo(), cfg.symmetry), geo_(&proto.geo()), stack_(kMaxPly + 2) {
-    uint64_t buckets =
-        std::bit_floor(std::max<uint64_t>(cfg.table_bytes / (sizeof(Entry) * kWays), 1));
+    // No more buckets than the board has positions (a 7-cell board took
+    // its whole 512 MB default, and the time to clear it).
+    const uint64_t buckets =
+        table_buckets(cfg.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
     mask_ = buckets - 1;
     table_.assign(buckets * kWays, Entry{});
     for (int k = 0; k < 12; ++k) inverse_[k] = HexGeometry::inverse(k);

@@ -125,6 +125,9 @@ TEST_CASE("fiodar side 2: the superko method = the full-history alpha-beta, ever
     if (std::string(variant) == "half=first-pass-of-game") o.half_first_of_game = true;
     testing::FiodarBoard<1> b(2, o);
     solver::SuperkoDfs<S> d(b.start(), {uint64_t{8} << 20, 0, true, {}});
+    // No more buckets than keys (2 x 3^7 = 4,374 -> 8,192 of 4 entries):
+    // the 8 MB asked for are not all taken on 7 cells.
+    CHECK(d.table_bytes() < (uint64_t{1} << 20));
     // The empty board and every position of up to 3 plies.
     std::vector<S> frontier{b.start()}, all;
     for (int ply = 0; ply <= 3; ++ply) {
