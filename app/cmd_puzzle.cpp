@@ -19,6 +19,7 @@
 #include "puzzles/nardy_puzzles.h"
 #include "puzzles/progress.h"
 #include "puzzles/puzzles.h"
+#include "puzzles/same_position.h"
 
 namespace loom {
 
@@ -178,6 +179,21 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   report_written(a.out, rep, out);
 }
 
+/// Whether two board games stand at the same position up to symmetry
+/// (puzzles/same_position.h); games of different types never do.
+bool same_state(const AnyGame& a, const AnyGame& b) {
+  bool same = false;
+  visit_state(a, [&](const auto& sa) {
+    using S = std::remove_cvref_t<decltype(sa)>;
+    if constexpr (kWidthOf<S> != 0)
+      visit_state(b, [&](const auto& sb) {
+        if constexpr (std::is_same_v<S, std::remove_cvref_t<decltype(sb)>>)
+          same = puzzles::same_position(sa, sb);
+      });
+  });
+  return same;
+}
+
 /// A board puzzle's start position (before its record), with its size,
 /// rules and set-up checked, and every record token one of the game's move
 /// tokens (an illegal move is the checker's to find: a claim, exit 1; a token
@@ -220,6 +236,10 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
   // that a bad size, rule, set-up or record token is found in this pass.
   std::vector<std::unique_ptr<AnyGame>> games;
   std::map<size_t, std::string> repeats;  // puzzle index -> the id of its first occurrence
+  // Board puzzles by game, size, rules and the hash of their position's
+  // symmetry class (each collection's own: files checked together may
+  // share positions, as they may share ids).
+  std::map<std::string, std::vector<std::pair<size_t, std::unique_ptr<AnyGame>>>> by_class;
   for (const auto& path : a.paths) {
     auto ps = puzzles::read_puzzles(path);
     // "0 of 0 puzzles confirmed" would pass a truncated or wrong file.
@@ -231,7 +251,8 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     std::set<std::string> ids;
     // A collection's puzzles are distinct positions: the same one again
     // under a new id is a false claim of the collection (exit 1).
-    std::map<std::string, std::string> position_ids;
+    std::map<std::string, std::string> nardy_ids;
+    by_class.clear();
     for (auto& p : ps) {
       puzzles::validate_file_puzzle(p);
       const std::string id = p["id"].get<std::string>();
@@ -251,23 +272,41 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
         throw InputError("puzzle file '" + clip_token(path, 200) + "': the id '" + id +
                          "' is used by more than one puzzle");
       games.push_back(p["game"] == "nardy" ? nullptr : board_of(p, id));
-      // Records compared token by token, dice in either order (a
-      // transposed record reaching the same board is not found).
-      std::string where = p["game"].dump() + p["size"].dump() + p["rules"].dump();
+      // The same question about the same position: Long Nardy's position
+      // and dice in either order; a board game's position up to symmetry,
+      // whatever record reached it (a transposition, a mirrored record).
+      const std::string where =
+          p["game"].dump() + p["size"].dump() + p["rules"].dump() + p["question"].dump();
       if (p["game"] == "nardy") {
         std::string dice = p["dice"].get<std::string>();
         std::sort(dice.begin(), dice.end());
-        where += p["position"].dump() + "|" + dice;
+        if (auto [it, fresh] = nardy_ids.emplace(where + p["position"].dump() + "|" + dice, id);
+            !fresh)
+          repeats.emplace(all.size(), it->second);
       } else {
-        const auto tokens = [&where](const std::string& text) {
-          for (std::string_view t : detail::split_ws(text)) where += std::string(t) + " ";
-          where += "|";
-        };
-        tokens(p.value("setup", std::string()));
-        tokens(p["record"].get<std::string>());
+        // The position the question is asked in; a record that is not
+        // legal play is the checker's to refuse below (a false claim).
+        std::unique_ptr<AnyGame> at = board_of(p, id);
+        try {
+          at->play_record(p["record"].get<std::string>());
+        } catch (const std::exception&) {
+          at.reset();
+        }
+        if (at) {
+          uint64_t h = 0;
+          visit_state(*at, [&h](const auto& s) {
+            using S = std::remove_cvref_t<decltype(s)>;
+            if constexpr (kWidthOf<S> != 0) h = puzzles::position_class_hash(s);
+          });
+          auto& earlier = by_class[where + "#" + std::to_string(h)];
+          for (const auto& [j, other] : earlier)
+            if (same_state(*other, *at)) {
+              repeats.emplace(all.size(), all[j]["id"].get<std::string>());
+              break;
+            }
+          earlier.emplace_back(all.size(), std::move(at));
+        }
       }
-      if (auto [it, fresh] = position_ids.emplace(where, id); !fresh)
-        repeats.emplace(all.size(), it->second);
       all.push_back(std::move(p));
     }
   }
@@ -282,8 +321,8 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
     if (auto it = repeats.find(i); it != repeats.end()) {
       ++failed;
       err << "puzzle " << id << ": not confirmed: the same "
-          << (game == "nardy" ? "position and dice" : "record") << " and question as puzzle "
-          << it->second << "\n";
+          << (game == "nardy" ? "position and dice" : "position (up to symmetry)")
+          << " and question as puzzle " << it->second << "\n";
       continue;
     }
     puzzles::CheckResult r;

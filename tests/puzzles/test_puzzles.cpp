@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "app/registry.h"
 #include "app/typed_game.h"
@@ -634,9 +635,73 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
     CHECK(r.code == 1);
     CHECK(r.out == "1 of 2 puzzles confirmed\n");
     CHECK(r.err.find("puzzle " + id +
-                     "-again: not confirmed: the same record and question as "
+                     "-again: not confirmed: the same position (up to symmetry) and question as "
                      "puzzle " +
                      id) != std::string::npos);
+  }
+  // The same position by another record: a transposition (two moves of one
+  // side swapped) and the mirror image (file letter and rank number
+  // swapped: a reflection of the hexagon). Both were confirmed as new
+  // puzzles (records were compared token by token).
+  {
+    std::vector<std::string> toks;
+    std::istringstream in(gadur["record"].get<std::string>());
+    for (std::string t; in >> t;) toks.push_back(t);
+    const auto join_tokens = [](const std::vector<std::string>& v) {
+      std::string out;
+      for (const auto& t : v) out += (out.empty() ? "" : " ") + t;
+      return out;
+    };
+    std::vector<std::string> rules;
+    for (const auto& [k, v] : gadur["rules"].items())
+      rules.push_back(k + "=" + v.get<std::string>());
+    const int size = gadur["size"].get<int>();
+    const auto drawing = [&](const std::vector<std::string>& rec) -> std::string {
+      auto g = make_game("gadur", size, rules);
+      try {
+        g->play_record(join_tokens(rec));
+      } catch (const std::exception&) {
+        return "";
+      }
+      return g->show();
+    };
+    const std::string target = drawing(toks);
+    REQUIRE(!target.empty());
+    std::vector<std::string> transposed;
+    for (size_t i = 0; i + 2 < toks.size() && transposed.empty(); ++i) {
+      auto t = toks;
+      std::swap(t[i], t[i + 2]);
+      if (drawing(t) == target) transposed = t;
+    }
+    REQUIRE(!transposed.empty());
+    std::vector<std::string> mirrored;
+    for (const auto& t : toks)
+      mirrored.push_back(std::string(1, char('a' + (t[1] - '1'))) + char('1' + (t[0] - 'a')));
+    REQUIRE(!drawing(mirrored).empty());
+    REQUIRE(drawing(mirrored) != target);
+    json tr = gadur, mi = gadur;
+    tr["id"] = id + "-transposed";
+    tr["record"] = join_tokens(transposed);
+    mi["id"] = id + "-mirrored";
+    mi["record"] = join_tokens(mirrored);
+    write_lines(dir + "/moved.jsonl", {gadur, tr, mi});
+    auto r = run({"puzzle", "check", "--no-spec", dir + "/moved.jsonl"});
+    INFO(r.err);
+    CHECK(r.code == 1);
+    CHECK(r.out == "1 of 3 puzzles confirmed\n");
+    for (const char* copy : {"-transposed", "-mirrored"})
+      CHECK(r.err.find("puzzle " + id + copy +
+                       ": not confirmed: the same position (up to symmetry) and question as "
+                       "puzzle " +
+                       id + "\n") != std::string::npos);
+    // Another question about the same position is another puzzle (it then
+    // fails on its own claims, not as a copy).
+    json other = gadur;
+    other["id"] = id + "-best";
+    other["question"] = "best";
+    write_lines(dir + "/question.jsonl", {gadur, other});
+    auto q = run({"puzzle", "check", "--no-spec", dir + "/question.jsonl"});
+    CHECK(q.err.find("the same position") == std::string::npos);
   }
   // Two files may hold the same id (two collections checked together).
   auto two = run({"puzzle", "check", "--no-spec", dir + "/one.jsonl", dir + "/one.jsonl"});
