@@ -21,6 +21,10 @@ std::vector<CommandSpec> verify_commands() {
              cmd->add_option("--query", a->query, "a named question for the Z3 specification");
              cmd->add_flag("--list-queries", a->list_queries, "list the available queries");
              cmd->add_flag("--json", a->json, "end with one JSON line");
+             add_seconds_option(cmd, "--seconds", a->seconds,
+                                "--query: stop after this many seconds of Z3 time and say the "
+                                "question is not answered (default: no limit)",
+                                0.001, 1e9);
              return Action([=](std::ostream& out, std::ostream& err) {
                if (cmd->count("--size")) a->size = *size;
                int modes = !a->property.empty() + !a->query.empty() + a->list_queries;
@@ -29,13 +33,18 @@ std::vector<CommandSpec> verify_commands() {
                      "verify needs exactly one of --property, --query, --list-queries");
                if (a->list_queries) {
                  // The list depends on the game only.
-                 for (const char* o : {"--size", "--rule", "--json"})
+                 for (const char* o : {"--size", "--rule", "--json", "--seconds"})
                    if (cmd->count(o))
                      throw InputError(std::string(o) + " is not used by --list-queries");
                  return list_queries(*a, out);
                }
                if (a->game.empty()) throw InputError("verify needs a game");
-               if (!a->property.empty()) return run_property_check(*a, out, err);
+               if (!a->property.empty()) {
+                 // A bound that would bound nothing is refused, as in solve.
+                 if (cmd->count("--seconds"))
+                   throw InputError("--seconds is not used by --property (it bounds --query)");
+                 return run_property_check(*a, out, err);
+               }
                run_query(*a, out, err);
              });
            }}};

@@ -19,6 +19,7 @@ struct VerifyArgs {
   std::string query;     ///< --query
   bool list_queries = false;
   bool json = false;
+  double seconds = 0;  ///< --seconds: the query's time limit (0: none)
 };
 
 /// Runs an exhaustive property check; throws InputError for an unknown property.

@@ -2,6 +2,7 @@
 // the independent Z3 specification (properties/spec/queries.h). The spec
 // returns its witnesses as data; this file draws them (hex boards with the
 // model's diagram code, which is drawing only) and prints timings.
+#include <chrono>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -110,7 +111,15 @@ void run_query(const VerifyArgs& args, std::ostream& out, std::ostream&) {
     throw InputError(args.game + " has a fixed board: --size is not used");
   }
   RuleSet rules = rules_for(args.game, args.rules);
-  spec::QueryAnswer a = spec::run_spec_query(*q, size, rules.in_force());
+  const auto t0 = std::chrono::steady_clock::now();
+  spec::QueryAnswer a;
+  bool answered = true;
+  try {
+    a = spec::run_spec_query(*q, size, rules.in_force(), args.seconds);
+  } catch (const spec::QueryTimeout&) {
+    answered = false;
+    a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
 
   const std::string where = q->sized ? " on side " + std::to_string(size) : "";
   out << args.game << " " << q->name << where << " (rules: " << rules.to_string() << ")\n";
@@ -118,7 +127,12 @@ void run_query(const VerifyArgs& args, std::ostream& out, std::ostream&) {
     out << "claim: " << q->claim << "\ncounterexample sought: " << q->summary << "\n";
   else
     out << "question: " << q->summary << "\n";
-  if (a.witness) {
+  if (!answered) {
+    std::ostringstream limit;
+    limit << args.seconds;
+    out << "not answered within --seconds " << limit.str()
+        << " (Z3 gave no answer in time; run with more, or without --seconds)\n";
+  } else if (a.witness) {
     out << (q->proof ? "counterexample found (SAT):\n" : "witness found (SAT):\n");
     for (const auto& p : a.pictures) out << p.caption << "\n" << draw(p);
   } else {
@@ -138,8 +152,8 @@ void run_query(const VerifyArgs& args, std::ostream& out, std::ostream&) {
     nlohmann::json r = nlohmann::json::object();
     for (const auto& [k, v] : rules.in_force()) r[k] = v;
     j["rules"] = r;
-    j["result"] = a.witness ? "sat" : "unsat";
-    if (q->proof) j["proved"] = !a.witness;
+    j["result"] = !answered ? "unknown" : a.witness ? "sat" : "unsat";
+    if (q->proof) j["proved"] = answered ? nlohmann::json(!a.witness) : nlohmann::json(nullptr);
     nlohmann::json facts = nlohmann::json::object();
     for (const auto& [k, v] : a.facts) facts[k] = v;
     j["witness"] = facts;

@@ -138,6 +138,13 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
        "unknown option '--checkpoint' for loom verify"},
       {{"verify", "gadur", "--list-queries", "--rule", "foo=bar"},
        "--rule is not used by --list-queries"},
+      // --seconds bounds a query only.
+      {{"verify", "gadur", "--size", "2", "--property", "termination", "--seconds", "5"},
+       "--seconds is not used by --property"},
+      {{"verify", "gadur", "--list-queries", "--seconds", "5"},
+       "--seconds is not used by --list-queries"},
+      {{"verify", "gadur", "--size", "2", "--query", "merge-capture-two", "--seconds", "0"},
+       "--seconds: '0' is out of range"},
       // Long Nardy's exact solver takes none of the search options.
       {{"solve", "nardy", "--rule", "checkers=1", "--method", "dfs"}, "--method"},
       {{"solve", "nardy", "--rule", "checkers=1", "--checkpoint", "x"}, "--checkpoint"},
@@ -149,6 +156,24 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"puzzle", "make", "nardy", "--count", "1", "--seed", "1", "--out", "x", "--db", ""},
        "--db: needs a directory name"},
   });
+}
+
+TEST_CASE("verify --query --seconds: an unanswered question says so, exit 0", "[solver][cli]") {
+  // no-legal-placement on side 4 takes minutes of Z3 (134 s, 2026-12-05).
+  auto r = run({"verify", "gadur", "--size", "4", "--query", "no-legal-placement", "--seconds",
+                "0.5", "--json"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("not answered within --seconds 0.5") != std::string::npos);
+  json j = last_json(r.out);
+  CHECK(j["result"] == "unknown");
+  CHECK(j["witness"].empty());
+  // A proof query not answered is not proved either way.
+  auto p = run({"verify", "enfargar", "--size", "2", "--query", "end-clause-redundant", "--seconds",
+                "600", "--json"});
+  REQUIRE(p.code == 0);
+  json pj = last_json(p.out);
+  CHECK(pj["result"] == "unsat");
+  CHECK(pj["proved"] == true);
 }
 
 TEST_CASE("verify --property termination and drawless", "[solver][cli]") {
