@@ -130,7 +130,7 @@ std::shared_ptr<const Context<W>> Context<W>::make(int side, Options o,
 // ---------------------------------------------------------------- State
 
 template <int W>
-State<W>::State(const Context<W>* ctx) : ctx_(ctx), cons_(ctx->edge_constraints()) {
+State<W>::State(const Context<W>* ctx) : ctx_{ctx}, cons_(ctx->edge_constraints()) {
   hash_ = recompute_hash();
 }
 

@@ -64,6 +64,7 @@ extern const std::array<uint64_t, 4096> kMatch;
 struct Options {
   bool wedges = false;  ///< measure=wedges: a group is measured by its wedges, not its extent
   bool pie = false;     ///< pie=on: Yellow may `swap` on its first turn
+  bool operator==(const Options&) const = default;
   static std::vector<RuleSpec> specs();
   static Options from(const RuleSet& rules);
 };
@@ -101,6 +102,11 @@ class Context {
   /// whenever k preserves the colouring (for the default: the even rotations,
   /// with or without the mirror).
   const Context& image(int k) const { return *images_[k]; }
+  /// The same game: side, options and edge colouring (two contexts made
+  /// alike, e.g. one per game of a puzzle file).
+  bool same_game(const Context& o) const {
+    return this == &o || (masks_ == o.masks_ && opt_ == o.opt_ && edges_ == o.edges_);
+  }
 
   /// Zobrist key of a piece: site, the colour whose set it came from, pattern.
   uint64_t key(int site, Color owner, int pattern) const {
@@ -248,7 +254,16 @@ class State {
   void remove(int site);
   uint64_t status_hash() const;
 
-  const Context<W>* ctx_;
+  /// The context, compared by what it holds (Context::same_game), so that
+  /// positions of two games made alike compare equal; the same object is
+  /// the fast case.
+  struct ContextPtr {
+    const Context<W>* p;
+    const Context<W>* operator->() const { return p; }
+    const Context<W>& operator*() const { return *p; }
+    bool operator==(const ContextPtr& o) const { return p == o.p || p->same_game(*o.p); }
+  };
+  ContextPtr ctx_;
   std::array<BB, 2> placed_{};  ///< by colour of the set
   std::array<uint64_t, 2> used_{};
   std::array<uint8_t, kSlots> pattern_{};
