@@ -28,11 +28,16 @@ double query_seconds_left() {
   return std::chrono::duration<double>(*t_deadline - std::chrono::steady_clock::now()).count();
 }
 
-void limit_time(z3::solver& s, double own) {
+bool give_time(z3::solver& s, double own) {
   const double left = std::min(own, query_seconds_left());
-  if (left == std::numeric_limits<double>::infinity()) return;
-  if (left <= 0) throw QueryTimeout("no answer within the query's time limit");
+  if (left == std::numeric_limits<double>::infinity()) return true;
+  if (left <= 0) return false;
   s.set("timeout", static_cast<unsigned>(std::min(left * 1000, 4.0e9)) + 1);
+  return true;
+}
+
+void limit_time(z3::solver& s, double own) {
+  if (!give_time(s, own)) throw QueryTimeout("no answer within the query's time limit");
 }
 
 void unknown_answer(const z3::solver& s) {
@@ -60,8 +65,9 @@ Solved solve(z3::context& c, const Encoder& e, const z3::expr& goal,
     double left = std::min(budget - clock.seconds(), query_seconds_left());
     if (left <= 0) return out;
     int mid = lo + (hi - lo) / 2;
+    // The clock may have run out since: the least value found so far stands.
+    if (!give_time(s, left)) return out;
     s.push();
-    limit_time(s, left);
     s.add(*minimise <= mid);
     z3::check_result t = s.check();
     if (t == z3::sat) {
@@ -122,7 +128,9 @@ std::optional<Reached> shortest_line(
     Unrolled u = unroll(e, b, k, ply);
     z3::expr g = goal(e, u);
     z3::solver s(c);
-    limit_time(s, left);
+    // Building the k-ply formula takes time: the witness found before stands
+    // if the limit passes meanwhile (no line, no claim).
+    if (!give_time(s, left)) return std::nullopt;
     s.add(e.definitions());
     s.add(u.legal && g);
     const z3::check_result found = s.check();

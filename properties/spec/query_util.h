@@ -44,7 +44,9 @@ class QueryDeadline {
 /// `time_limit`), in seconds; infinity when it has none.
 double query_seconds_left();
 /// Gives a solver at most what is left of the query's time limit and of
-/// `own` seconds. Throws QueryTimeout when the limit has passed.
+/// `own` seconds; false (and nothing set) when none is left.
+bool give_time(z3::solver& s, double own = std::numeric_limits<double>::infinity());
+/// give_time, throwing QueryTimeout when no time is left.
 void limit_time(z3::solver& s, double own = std::numeric_limits<double>::infinity());
 /// Throws QueryTimeout if the query's time limit has passed, else
 /// std::runtime_error naming Z3's reason for answering "unknown".
