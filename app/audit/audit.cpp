@@ -199,8 +199,12 @@ json value_part(const AnyGame& g, const std::string& game, bool pie_on, const Au
 
 /// The Z3 rule questions of the game: which clauses never fire (a proof
 /// query answered UNSAT) and which situations occur (a witness).
-json queries_part(const std::string& game, int size, const RuleSet& rules, const Budget& budget) {
+json queries_part(const std::string& game, int size, const RuleSet& rules, const Budget& budget,
+                  double fraction) {
   json arr = json::array();
+  // The questions share one part of the rule set's budget (a side-4 query
+  // can take minutes and left nothing to the next rule sets).
+  const double stop_at = budget.elapsed() + budget.share(fraction);
   for (const auto& q : spec::spec_queries()) {
     if (q.game != game) continue;
     json j{{"name", q.name}, {"summary", q.proof ? q.claim : q.summary}, {"proof", q.proof}};
@@ -212,11 +216,13 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
     j["command"] = "loom verify " + game + (q.sized ? " --size " + std::to_string(s) : "") +
                    rule_args + " --query " + q.name;
     // Most queries take well under a second on side 2; some run for
-    // minutes on larger sides. Each may use what is left of the budget.
-    const double left = budget.left();
-    if (left < 1) {
+    // minutes on larger sides. Each may use what is left of the part.
+    const double left = std::min(stop_at - budget.elapsed(), budget.left());
+    if (left < 0.5) {
       j["result"] = nullptr;
-      j["note"] = "not run: the audit's time budget is spent (run the command)";
+      j["note"] =
+          "not run: the rule questions' share of the audit's time budget is used up "
+          "(run the command)";
       arr.push_back(j);
       continue;
     }
@@ -231,6 +237,12 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
         std::string w;
         for (const auto& [k, v] : ans.facts) w += (w.empty() ? "" : ", ") + k + " " + v;
         j["witness"] = w;
+      } else if (ans.witness) {
+        // Found, but its shortest game line was not in time: the query's
+        // own words say so ("exists on some board, but ...").
+        std::string said;
+        for (const auto& line : ans.lines) said += (said.empty() ? "" : "; ") + line;
+        j["note"] = said;
       }
       j["seconds"] = ans.seconds;
     } catch (const spec::QueryTimeout&) {
@@ -238,7 +250,8 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
       char secs[32];
       std::snprintf(secs, sizeof secs, "%.*f", left < 10 ? 1 : 0, left);
       j["note"] = std::string("not answered within the ") + secs +
-                  " s left of the audit's time budget (run the command)";
+                  " s left of the rule questions' share of the audit's time budget (run the "
+                  "command)";
     } catch (const std::exception& e) {
       j["result"] = nullptr;
       j["note"] = std::string("no answer: ") + e.what();
@@ -620,7 +633,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     }
     if (a.queries) {
       progress.show("audit " + a.game + ": " + tag + ": Z3 rule questions");
-      r["queries"] = queries_part(a.game, size.value_or(0), rs, budget);
+      r["queries"] = queries_part(a.game, size.value_or(0), rs, budget, share * 0.5);
     }
     if (i > 0 && info.has_size) {
       progress.show("audit " + a.game + ": " + tag + ": where it differs from the base rules");

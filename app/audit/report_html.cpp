@@ -151,8 +151,13 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
           ans += " on side " + std::to_string(q["size"].get<int>());
         h << "<tr><td>" << puzzles::markup_escape(q["name"].get<std::string>()) << ": "
           << puzzles::markup_escape(q["summary"].get<std::string>()) << "</td><td>" << ans
-          << "</td><td><code>" << puzzles::markup_escape(q.value("witness", std::string()))
-          << "</code></td><td><code>" << puzzles::markup_escape(q.value("command", std::string()))
+          << "</td><td>"
+          << (q.contains("witness")
+                  ? "<code>" + puzzles::markup_escape(q["witness"].get<std::string>()) + "</code>"
+              : !q["result"].is_null() && q.contains("note")
+                  ? puzzles::markup_escape(q["note"].get<std::string>())
+                  : std::string())
+          << "</td><td><code>" << puzzles::markup_escape(q.value("command", std::string()))
           << "</code></td></tr>\n";
       }
       h << "</table>\n";

@@ -282,12 +282,12 @@ TEST_CASE("audit of Long Nardy measures playouts and proves nothing", "[audit]")
 TEST_CASE("audit runs the rule questions under a budget below 30 s", "[audit]") {
   // They were skipped when less than 30 s of the budget was left, even with
   // all of it unused; now each may use what is left (Z3's timeout).
-  auto r = run({"audit", "enfargar", "--size", "2", "--seconds", "25", "--games", "2",
-                "--play-size", "2", "--out", temp_dir("enfargarq"), "--json"});
+  auto r = run({"audit", "gadur", "--size", "2", "--seconds", "25", "--games", "2", "--play-size",
+                "2", "--out", temp_dir("gadurq25"), "--json"});
   REQUIRE(r.code == 0);
   const auto rep = last_json(r.out);
   const auto& qs = rep["rule_sets"][0]["queries"];
-  REQUIRE(qs.size() == 2);  // loom verify --list-queries: two for enfargar
+  REQUIRE(qs.size() == 2);  // loom verify --list-queries: two for gadur
   for (const auto& q : qs) {
     INFO(q.dump());
     CHECK(q["result"].is_string());
