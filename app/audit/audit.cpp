@@ -167,6 +167,7 @@ json value_part(const AnyGame& g, const std::string& game, bool pie_on, const Au
   j["method"] = nullptr;
   j["nodes"] = 0;
   j["openings"] = json::array();
+  j["pv"] = json::array();
   solver::SolveOptions o;
   o.max_nodes = a.max_nodes;
   o.max_positions = a.max_positions;
@@ -181,7 +182,7 @@ json value_part(const AnyGame& g, const std::string& game, bool pie_on, const Au
     j["seconds"] = r.seconds;
     if (r.plies >= 0) j["plies"] = r.plies;
     // An array of move tokens, as in `loom solve --json` (it was one string).
-    if (!r.pv.empty()) j["pv"] = r.pv;
+    j["pv"] = r.pv;
     json ops = json::array();
     // With the pie rule on (Migong pie=on) the values include the swap: no
     // decision can be read from them.
