@@ -116,11 +116,9 @@ class ProofReplay {
       : oracle_(&oracle), geo_(&oracle.geo()), min_work_(min_work) {
     if (geo_->num_sites() > 19 || geo_->slots() > 32)
       throw InputError("--replay: boards of at most 19 cells");
-    // No more buckets than the board has positions (2 x 3^cells; a claim
-    // is keyed by its position): a 7-cell board took 16 MB of a 64 MB memo.
-    uint64_t positions = 2;
-    for (int i = 0; i < geo_->num_sites(); ++i) positions *= 3;
-    const uint64_t buckets = table_buckets(max_bytes / 4, sizeof(Slot) * kWays, positions);
+    // No more buckets than the board has positions (a claim is keyed by
+    // its position): a 7-cell board took 16 MB of a 64 MB memo.
+    const uint64_t buckets = table_buckets(max_bytes / 4, sizeof(Slot) * kWays, oracle.key_count());
     bucket_mask_ = buckets - 1;
     slots_.assign(buckets * kWays, Slot{});
     // The pool of R_K sets: an eighth of its budget for the index (at most

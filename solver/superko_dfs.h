@@ -178,6 +178,8 @@ class SuperkoDfs {
   uint64_t nodes() const { return st_.nodes; }
   uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
   int symmetries() const { return codec_.symmetries(); }
+  /// The positions the board has (the dense key space: 2 x 3^cells).
+  uint64_t key_count() const { return codec_.key_count(); }
 
   /// The future margin of a finished position (mover's side, half points).
   static int leaf_value(const S& s) {

@@ -62,11 +62,10 @@ Solved solve(z3::context& c, const Encoder& e, const z3::expr& goal,
   int hi = int_of(*out.model, *minimise), lo = 0;  // least value lies in [lo, hi]
   out.best = hi;
   while (lo < hi) {
-    double left = std::min(budget - clock.seconds(), query_seconds_left());
-    if (left <= 0) return out;
+    // Out of time (the budget or the query's limit): the least value found
+    // so far stands.
+    if (!give_time(s, budget - clock.seconds())) return out;
     int mid = lo + (hi - lo) / 2;
-    // The clock may have run out since: the least value found so far stands.
-    if (!give_time(s, left)) return out;
     s.push();
     s.add(*minimise <= mid);
     z3::check_result t = s.check();
