@@ -93,12 +93,8 @@ State<W>::State(const Context<W>* ctx) : ctx_(ctx) {
 
 template <int W>
 bool State<W>::operator==(const State& o) const {
-  // The context by what it holds: two games made alike (one per puzzle of
-  // a file) compare equal; the same object is the fast case.
-  const bool same_game =
-      ctx_ == o.ctx_ || (&ctx_->masks == &o.ctx_->masks && ctx_->opt == o.ctx_->opt);
-  if (!same_game || stones_ != o.stones_ || to_move_ != o.to_move_ || passes_ != o.passes_ ||
-      prisoners_ != o.prisoners_)
+  if (!ctx_->same_game(*o.ctx_) || stones_ != o.stones_ || to_move_ != o.to_move_ ||
+      passes_ != o.passes_ || prisoners_ != o.prisoners_)
     return false;
   if (ctx_->opt.half_first_of_game && first_passer_ != o.first_passer_) return false;
   for (int c = 0; c < 2; ++c) {

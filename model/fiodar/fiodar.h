@@ -65,6 +65,11 @@ struct Context {
   std::vector<uint64_t> keys;
   static constexpr int kExtraKeys = 9;
   uint64_t key(int site, Color c) const { return keys[site * 2 + idx(c)]; }
+  /// The same game: side and options (two contexts made alike, e.g. one per
+  /// game of a puzzle file, compare their states as equal).
+  bool same_game(const Context& o) const {
+    return this == &o || (&masks == &o.masks && opt == o.opt);
+  }
   uint64_t extra(int i) const { return keys[keys.size() - kExtraKeys + i]; }
 };
 

@@ -261,7 +261,7 @@ class State {
     const Context<W>* p;
     const Context<W>* operator->() const { return p; }
     const Context<W>& operator*() const { return *p; }
-    bool operator==(const ContextPtr& o) const { return p == o.p || p->same_game(*o.p); }
+    bool operator==(const ContextPtr& o) const { return p->same_game(*o.p); }
   };
   ContextPtr ctx_;
   std::array<BB, 2> placed_{};  ///< by colour of the set
