@@ -69,6 +69,7 @@
 #include "model/common/game.h"
 #include "model/common/hex.h"
 #include "solver/control.h"
+#include "solver/core.h"
 #include "solver/huge_pages.h"
 #include "solver/value.h"
 
@@ -581,7 +582,7 @@ class DenseMoves {
     /// else 0.
     uint32_t delta = 0;
   };
-  struct Scratch {
+  struct alignas(64) Scratch {  // one a thread, on lines of its own
     std::vector<Move> ms, ms2;
     std::vector<Child> kids;
     std::vector<S> preds;
@@ -1218,7 +1219,7 @@ class DenseRetrograde : public DenseMoves<S> {
     const int b0 = kRetractable ? 0 : stones_of(root_);
     buckets_[b0].push_back(root_key_);
     std::vector<Scratch> scratch(cfg_.threads);
-    struct Out {
+    struct alignas(64) Out {                     // one a thread, on lines of its own
       std::vector<std::vector<uint32_t>> found;  // per bucket offset 0 (same), 1.. (more)
       uint64_t moves = 0, ends = 0;
       std::vector<Kept> kept;
@@ -1378,7 +1379,7 @@ class DenseRetrograde : public DenseMoves<S> {
     // then the slots); the positions decided by their virtual children
     // start the layers (each thread lists its own, merged after).
     std::vector<std::vector<uint64_t>> layers(3);
-    std::vector<std::vector<std::vector<uint64_t>>> starts(cfg_.threads);
+    std::vector<OwnLines<std::vector<std::vector<uint64_t>>>> starts(cfg_.threads);
     for (size_t b = 0; b < buckets_.size(); ++b) {
       const auto& keys = buckets_[b];
       parallel(keys.size(), [&](int t, uint64_t lo, uint64_t hi) {
@@ -1412,7 +1413,7 @@ class DenseRetrograde : public DenseMoves<S> {
         if (d >= layers.size()) layers.resize(d + 1);
         layers[d].insert(layers[d].end(), mine[d].begin(), mine[d].end());
       }
-    const auto entries = [](const std::vector<std::vector<uint64_t>>& lists) {
+    const auto entries = [](const auto& lists) {
       uint64_t sum = 0;
       for (const auto& v : lists) sum += v.capacity() * sizeof(uint64_t);
       return sum;
@@ -1421,7 +1422,7 @@ class DenseRetrograde : public DenseMoves<S> {
     for (const auto& mine : starts) peak_layers_ += entries(mine);
     starts.clear();
     std::vector<Scratch> scratch(cfg_.threads);
-    std::vector<std::vector<uint64_t>> next(cfg_.threads);
+    std::vector<OwnLines<std::vector<uint64_t>>> next(cfg_.threads);
     const bool alone = cfg_.threads == 1;
     for (size_t d = 1; d < layers.size(); ++d) {
       auto& cur = layers[d];
@@ -1563,8 +1564,11 @@ class DenseRetrograde : public DenseMoves<S> {
 
   void solve_layers(RunControl& ctl) {
     std::vector<Scratch> scratch(cfg_.threads);
-    std::vector<uint32_t> maxd(cfg_.threads, 0);
-    std::vector<std::vector<uint32_t>> deferred(cfg_.threads);
+    struct alignas(64) Deepest {  // one a thread, on a line of its own
+      uint32_t v = 0;
+    };
+    std::vector<Deepest> maxd(cfg_.threads);
+    std::vector<OwnLines<std::vector<uint32_t>>> deferred(cfg_.threads);
     for (int b = static_cast<int>(buckets_.size()) - 1; b >= 0; --b) {
       auto& list = buckets_[b];
       // Positions with a placement first (their successors have more
@@ -1595,20 +1599,20 @@ class DenseRetrograde : public DenseMoves<S> {
              [&](int t, uint64_t lo, uint64_t hi) {
                for (uint64_t i = lo; i < hi; ++i)
                  settle_all(list.data() + parts[i].lo, parts[i].hi - parts[i].lo, scratch[t],
-                            maxd[t], &deferred[t], parts[i].kept);
+                            maxd[t].v, &deferred[t], parts[i].kept);
              });
       if (static_cast<size_t>(b) < kept_.size()) std::vector<Kept>().swap(kept_[b]);
       std::vector<uint32_t> later;
       for (const auto& v : deferred) later.insert(later.end(), v.begin(), v.end());
       parallel(later.size(), [&](int t, uint64_t lo, uint64_t hi) {
-        settle_all(later.data() + lo, hi - lo, scratch[t], maxd[t], nullptr);
+        settle_all(later.data() + lo, hi - lo, scratch[t], maxd[t].v, nullptr);
       });
       std::vector<uint32_t>().swap(list);
       ctl.work(1);
       ctl.status("dense: solved the positions of " + std::to_string(b) + " stones");
       if (ctl.stop_requested()) throw Interrupted("interrupted while solving");
     }
-    for (uint32_t m : maxd) max_dist_ = std::max(max_dist_, m);
+    for (const Deepest& m : maxd) max_dist_ = std::max(max_dist_, m.v);
     neutral_ = neutral_seen_.load();
   }
 

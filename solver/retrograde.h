@@ -286,7 +286,7 @@ class Retrograde {
   }
 
  private:
-  struct Batch {
+  struct alignas(64) Batch {  // one a thread, on lines of its own
     uint64_t begin = 0, end = 0;
     std::vector<uint8_t> code;     // per position of the batch
     std::vector<uint32_t> degree;  // per position

@@ -16,6 +16,7 @@
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "solver/core.h"
 #include "solver/nardy/table_file.h"
 
 namespace loom::nardy::exact {
@@ -137,9 +138,9 @@ constexpr char kRules[48] = "long-nardy whole game, first-off, checkers=K";
 
 /// Counters of a solve (also kept per chunk, so a resumed solve reports the
 /// same figures as an uninterrupted one).
-struct Counts {
-  uint64_t states = 0;  ///< non-terminal states evaluated
-  uint64_t passes = 0;  ///< of them with a forced-pass roll
+struct alignas(64) Counts {  // one a thread while a layer runs: lines of its own
+  uint64_t states = 0;       ///< non-terminal states evaluated
+  uint64_t passes = 0;       ///< of them with a forced-pass roll
   uint64_t endless = 0;
   uint64_t calls = 0;  ///< generator calls (one per state and roll)
   Counts& operator+=(const Counts& o) {
@@ -252,7 +253,7 @@ struct FewCheckersSolver {
       double x, y, q;
     };
     std::atomic<size_t> next{0};
-    std::vector<std::vector<Pass>> passes(static_cast<size_t>(threads));
+    std::vector<solver::OwnLines<std::vector<Pass>>> passes(static_cast<size_t>(threads));
     std::vector<Counts> counts(static_cast<size_t>(threads));
     auto run = [&](size_t t) {
       TurnGenerator gen(opt);
