@@ -16,6 +16,7 @@
 #include "model/common/bitboard.h"
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "model/nardy/nardy.h"
 #include "puzzles/nardy_puzzles.h"
 #include "puzzles/progress.h"
 #include "puzzles/puzzles.h"
@@ -179,6 +180,22 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   report_written(a.out, rep, out);
 }
 
+/// Every turn a Long Nardy puzzle holds (listed turns, answer, line) is a
+/// turn text (a malformed one is malformed input, exit 2; one that is not a
+/// result of the roll is the checker's to find, exit 1).
+void check_turn_tokens(const nlohmann::json& p, const std::string& id) {
+  const auto need = [&](const std::string& what, const std::string& tok) {
+    if (!nardy::Turn::parse(tok))
+      throw InputError("puzzle " + id + ": " + what + " '" + clip_token(tok) +
+                       "' is not a Long Nardy turn (steps such as 24/18 or 5/off)");
+  };
+  int k = 0;
+  for (const auto& e : p["moves"]) need("listed turn " + std::to_string(++k), e["move"]);
+  need("the answer", p["answer"]);
+  k = 0;
+  for (const auto& t : p["line"]) need("line turn " + std::to_string(++k), t);
+}
+
 /// Whether two board games stand at the same position up to symmetry
 /// (puzzles/same_position.h); games of different types never do.
 bool same_state(const AnyGame& a, const AnyGame& b) {
@@ -195,9 +212,10 @@ bool same_state(const AnyGame& a, const AnyGame& b) {
 }
 
 /// A board puzzle's start position (before its record), with its size,
-/// rules and set-up checked, and every record token one of the game's move
-/// tokens (an illegal move is the checker's to find: a claim, exit 1; a token
-/// that is no move at all is malformed input, exit 2).
+/// rules and set-up checked, and every move token it holds (record, listed
+/// moves, answer, line) one of the game's move tokens (an illegal move is
+/// the checker's to find: a claim, exit 1; a token that is no move at all is
+/// malformed input, exit 2).
 std::unique_ptr<AnyGame> board_of(const nlohmann::json& p, const std::string& id) {
   std::vector<std::string> rules;
   for (const auto& [k, v] : p["rules"].items()) rules.push_back(k + "=" + v.get<std::string>());
@@ -213,14 +231,27 @@ std::unique_ptr<AnyGame> board_of(const nlohmann::json& p, const std::string& id
   } catch (const InputError& e) {
     throw InputError("puzzle " + id + ": " + e.what());
   }
+  // Every move token the puzzle holds: the record's, the listed moves',
+  // the answer and the line (each named as the error will name it).
+  std::vector<std::pair<std::string, std::string>> tokens;
   const std::string record = p["record"].get<std::string>();
-  const auto tokens = detail::split_ws(record);  // views into `record`
+  for (const auto& t : detail::split_ws(record))
+    tokens.emplace_back("record move " + std::to_string(tokens.size() + 1), std::string(t));
+  const size_t listed = tokens.size();
+  for (const auto& e : p["moves"])
+    tokens.emplace_back("listed move " + std::to_string(tokens.size() - listed + 1),
+                        e["move"].get<std::string>());
+  tokens.emplace_back("the answer", p["answer"].get<std::string>());
+  const size_t line = tokens.size();
+  for (const auto& t : p["line"])
+    tokens.emplace_back("line move " + std::to_string(tokens.size() - line + 1),
+                        t.get<std::string>());
   visit_state(*g, [&](const auto& s) {
     if constexpr (puzzles::kPuzzleState<std::remove_cvref_t<decltype(s)>>) {
-      for (size_t i = 0; i < tokens.size(); ++i)
-        if (!s.parse_move(tokens[i]))
-          throw InputError("puzzle " + id + ": record move " + std::to_string(i + 1) + " '" +
-                           clip_token(tokens[i]) + "' is not a move token of " + g->game_name());
+      for (const auto& [what, tok] : tokens)
+        if (!s.parse_move(tok))
+          throw InputError("puzzle " + id + ": " + what + " '" + clip_token(tok) +
+                           "' is not a move token of " + g->game_name());
     } else {
       throw InputError("puzzle " + id + ": " + kBoards);
     }
@@ -271,6 +302,7 @@ void check(const CheckArgs& a, std::ostream& out, std::ostream& err) {
       if (!ids.insert(id).second)
         throw InputError("puzzle file '" + clip_token(path, 200) + "': the id '" + id +
                          "' is used by more than one puzzle");
+      if (p["game"] == "nardy") check_turn_tokens(p, id);
       games.push_back(p["game"] == "nardy" ? nullptr : board_of(p, id));
       // The same question about the same position: Long Nardy's position
       // and dice in either order; a board game's position up to symmetry,

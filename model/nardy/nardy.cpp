@@ -1,6 +1,7 @@
 #include "model/nardy/nardy.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "model/common/errors.h"
@@ -71,6 +72,36 @@ std::string Turn::text() const {
     out += steps[i].text();
   }
   return out;
+}
+
+std::optional<Turn> Turn::parse(std::string_view text) {
+  // A point 1..24 written as the toolkit writes it (no sign, no leading 0).
+  const auto point = [](std::string_view w) -> int {
+    if (w.empty() || w.size() > 2 || w[0] < '1' || w[0] > '9') return 0;
+    int v = w[0] - '0';
+    if (w.size() == 2) {
+      if (w[1] < '0' || w[1] > '9') return 0;
+      v = v * 10 + (w[1] - '0');
+    }
+    return v <= 24 ? v : 0;
+  };
+  Turn t;
+  size_t i = 0;
+  for (;;) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == text.size()) return t;
+    size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    const std::string_view w = text.substr(i, j - i);
+    i = j;
+    const size_t slash = w.find('/');
+    if (slash == std::string_view::npos || t.size == 4) return std::nullopt;
+    const int from = point(w.substr(0, slash));
+    const std::string_view to_text = w.substr(slash + 1);
+    const int to = to_text == "off" ? 0 : point(to_text);
+    if (from == 0 || (to == 0 && to_text != "off")) return std::nullopt;
+    t.steps[t.size++] = Step{static_cast<int8_t>(from), static_cast<int8_t>(to)};
+  }
 }
 
 Position Position::start(int checkers) {

@@ -79,6 +79,32 @@ TEST_CASE("nardy: the 21 rolls and their probabilities", "[nardy][rules]") {
   for (const char* bad : {"", "6", "666", "70", "06", "a1", "6 5"}) CHECK_FALSE(Roll::parse(bad));
 }
 
+TEST_CASE("nardy: turn texts parse back to their steps; anything else is no turn",
+          "[nardy][rules]") {
+  // Every turn the generator writes from the start and from a bear-off
+  // position (CONVENTIONS.md: `from/to`, `off`) reads back as itself.
+  TurnGenerator gen;
+  std::vector<Child> kids;
+  int seen = 0;
+  for (const Position& p : {Position::start(), Position::parse("W:1,2,0,2,0,0,0,0,0,0,0,0,-4,"
+                                                               "-2,0,0,0,0,0,0,0,0,0,0")})
+    for (const Roll& r : all_rolls()) {
+      gen.turns(p, r, kids);
+      for (const Child& k : kids) {
+        const auto t = Turn::parse(k.turn.text());
+        REQUIRE(t);
+        CHECK(*t == k.turn);
+        ++seen;
+      }
+    }
+  CHECK(seen > 50);                   // 70 turns: the test reads something
+  CHECK(Turn::parse("")->size == 0);  // a turn without a step
+  CHECK(Turn::parse("  5/off\t24/18 ")->text() == "5/off 24/18");
+  for (const char* bad : {"25/1", "0/3", "5/", "/5", "off/5", "05/3", "5/0", "5/25", "24-18",
+                          "24/18x", "5/off/3", "1/2 1/2 1/2 1/2 1/2", "x", "24/ 18"})
+    CHECK_FALSE(Turn::parse(bad));
+}
+
 TEST_CASE("nardy: the seed's first example, White 5-5 then Black 4-4", "[nardy][rules][seed]") {
   // RULES.md section 7: White opens 5-5 with one checker 24/19/14/9/4 (only
   // one head checker: 5-5 is no exception); Black's 4-4 is then 12/8 12/8:

@@ -754,23 +754,40 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
     CHECK(ls[0].find(std::string(41, 'y')) == std::string::npos);
   };
   const std::string shown = "x\\x0a\\x00\\x7f" + std::string(36, 'y') + "... (204 characters)";
+  // A claim that is not a move token is printed escaped and cut (exit 1).
   json p = gadur;
-  p["answer"] = raw;
-  check_one("answer", p, "the answer '" + shown + "'");
-  // A record token that is no move token at all is malformed (exit 2).
+  p["moves"][0]["plies"] = raw;
+  check_one("plies", p, ": listed \"x\\n\\u0000\\x7f");
+  // A move token that is no move token at all, wherever it stands in the
+  // puzzle, is malformed (exit 2): a tool must not read it as a wrong claim.
   p = gadur;
   p["record"] = raw.substr(3);  // one token: "\x7fyyy..."
   write_lines(dir + "/record.jsonl", {p});
   testing::check_bad_inputs({{{"puzzle", "check", dir + "/record.jsonl"},
                               "puzzle " + id + ": record move 1 '\\x7f" + std::string(39, 'y') +
                                   "... (201 characters)' is not a move token of gadur"}});
+  const auto malformed = [&](const std::string& name, const json& q, const std::string& what) {
+    write_lines(dir + "/" + name + ".jsonl", {q});
+    testing::check_bad_inputs(
+        {{{"puzzle", "check", dir + "/" + name + ".jsonl"},
+          "puzzle " + q["id"].get<std::string>() + ": " + what + " '" + shown + "' is not a "}});
+  };
+  p = gadur;
+  p["answer"] = raw;
+  malformed("answer", p, "the answer");
+  p = gadur;
+  p["moves"][1]["move"] = raw;
+  malformed("move", p, "listed move 2");
+  p = gadur;
+  p["line"][0] = raw;
+  malformed("line", p, "line move 1");
   // An illegal one is a wrong claim (exit 1).
   p = gadur;
   p["record"] = "c3 c3";
   check_one("illegal record", p, "record move 2 'c3' is illegal");
   p = gadur;
-  p["moves"][0]["move"] = raw;
-  check_one("move", p, "listed move '" + shown + "' is not legal");
+  p["moves"][0]["move"] = "c1";  // a stone of the record stands there
+  check_one("move", p, "listed move 'c1' is not legal");
   // A question that is none of the three is malformed (exit 2), not a
   // wrong claim.
   p = gadur;
@@ -790,10 +807,20 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
   CHECK(d.err.find("puzzle " + nid + ": puzzle") == std::string::npos);
   p = nardy;
   p["answer"] = raw;
+  malformed("nardy-answer", p, "the answer");
+  p = nardy;
+  p["moves"][0]["move"] = raw;
+  malformed("nardy-move", p, "listed turn 1");
+  p = nardy;
+  p["line"][0] = raw;
+  malformed("nardy-line", p, "line turn 1");
+  // A turn text that is no result of the roll is a wrong claim (exit 1).
+  p = nardy;
+  p["answer"] = "24/off";
   write_lines(dir + "/nardy.jsonl", {p});
   auto n = run({"puzzle", "check", "--no-spec", dir + "/nardy.jsonl"});
   CHECK(n.code == 1);
-  CHECK(n.err.find("the answer '" + shown + "'") != std::string::npos);
+  CHECK(n.err.find("the answer '24/off'") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
