@@ -158,56 +158,64 @@ int run_loom(const std::vector<std::string>& args, std::ostream& out, std::ostre
     argv_store.insert(argv_store.end(), args.begin(), args.end());
     std::vector<const char*> argv;
     for (auto& a : argv_store) argv.push_back(a.c_str());
+    // CLI11 lists the leftover words (in reverse order): name the first
+    // and the command it was given to; empty if none is left over.
+    const auto leftover_message = [&]() -> std::string {
+      std::vector<std::string> chain;  // the commands selected, outermost first
+      for (const CLI::App* a = &app;;) {
+        const auto subs = a->get_subcommands();
+        if (subs.empty()) break;
+        a = subs.front();
+        chain.push_back(a->get_name());
+      }
+      const std::vector<std::string> extra = app.remaining(true);
+      if (extra.empty()) return {};
+      const std::string& w = extra.front();
+      // "-5" is a stray number, not an option.
+      const bool option = w.size() > 1 && w[0] == '-' &&
+                          !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
+      // The word belongs to the innermost command named before it
+      // ("loom puzzle --json check": puzzle's; "loom --bogus perft":
+      // loom's own).
+      const auto word_at = std::find(args.begin(), args.end(), w);
+      std::string path;
+      auto from = args.begin();
+      for (const std::string& name : chain) {
+        const auto it = std::find(from, args.end(), name);
+        if (it >= word_at) break;
+        path += " " + name;
+        from = it + 1;
+      }
+      const std::string what =
+          (option ? "unknown option '" : "unexpected argument '") + clip_token(w) + "'";
+      if (path.empty() && !chain.empty())
+        return what + " before the command" +
+               (option ? "; options follow it (loom " + chain.front() + " " + clip_token(w) + ")"
+                       : std::string()) +
+               "; try loom --help";
+      return what + " for loom" + path + "; try loom" + path + " --help";
+    };
+    const auto bad = [&](const std::string& msg) {
+      err << "loom: " << msg << "\n";
+      return 2;
+    };
     try {
       app.parse(static_cast<int>(argv.size()), argv.data());
     } catch (const CLI::CallForHelp&) {
-      // `loom COMMAND --help`: CLI11 shows the selected command's help.
+      // `loom COMMAND --help`: CLI11 shows the selected command's help
+      // (an unknown word beside --help or --version is still bad input).
+      if (const std::string extra = leftover_message(); !extra.empty()) return bad(extra);
       out << app.help();
       return finish_output(out, err, 0);
     } catch (const CLI::CallForAllHelp&) {
+      if (const std::string extra = leftover_message(); !extra.empty()) return bad(extra);
       out << app.help("", CLI::AppFormatMode::All);
       return finish_output(out, err, 0);
     } catch (const CLI::CallForVersion&) {
+      if (const std::string extra = leftover_message(); !extra.empty()) return bad(extra);
       out << version_line() << "\n";
       return finish_output(out, err, 0);
     } catch (const CLI::ParseError& e) {
-      // CLI11 lists the leftover words (in reverse order): name the first
-      // and the command it was given to; empty if none is left over.
-      const auto leftover_message = [&]() -> std::string {
-        std::vector<std::string> chain;  // the commands selected, outermost first
-        for (const CLI::App* a = &app;;) {
-          const auto subs = a->get_subcommands();
-          if (subs.empty()) break;
-          a = subs.front();
-          chain.push_back(a->get_name());
-        }
-        const std::vector<std::string> extra = app.remaining(true);
-        if (extra.empty()) return {};
-        const std::string& w = extra.front();
-        // "-5" is a stray number, not an option.
-        const bool option = w.size() > 1 && w[0] == '-' &&
-                            !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
-        // The word belongs to the innermost command named before it
-        // ("loom puzzle --json check": puzzle's; "loom --bogus perft":
-        // loom's own).
-        const auto word_at = std::find(args.begin(), args.end(), w);
-        std::string path;
-        auto from = args.begin();
-        for (const std::string& name : chain) {
-          const auto it = std::find(from, args.end(), name);
-          if (it >= word_at) break;
-          path += " " + name;
-          from = it + 1;
-        }
-        const std::string what =
-            (option ? "unknown option '" : "unexpected argument '") + clip_token(w) + "'";
-        if (path.empty() && !chain.empty())
-          return what + " before the command" +
-                 (option ? "; options follow it (loom " + chain.front() + " " + clip_token(w) + ")"
-                         : std::string()) +
-                 "; try loom --help";
-        return what + " for loom" + path + "; try loom" + path + " --help";
-      };
       std::string msg = one_line(e.what());
       if (args.empty()) {
         msg = "a command is required (" + names + "); try --help";

@@ -188,6 +188,15 @@ TEST_CASE("an unknown command is named, the commands listed and the nearest sugg
   CHECK(hs.out.find("--max-nodes") != std::string::npos);
   CHECK(hs.out.find("--depth") == std::string::npos);
   CHECK(hs.out.find("--stop-after") == std::string::npos);  // testing only, hidden
+  // An unknown word beside --help or --version is still bad input: a
+  // wrapper forwarding a user's options must not read it as accepted.
+  check_bad_inputs({
+      {{"--bogus", "--version"}, "unknown option '--bogus' for loom; try loom --help"},
+      {{"moves", "gadur", "--help", "--bogus"}, "unknown option '--bogus' for loom moves"},
+      {{"moves", "gadur", "--bogus", "--help"}, "unknown option '--bogus' for loom moves"},
+      {{"moves", "gadur", "extra", "--help"}, "unexpected argument 'extra' for loom moves"},
+  });
+  CHECK(run({"puzzle", "check", "x.jsonl", "--help"}).code == 0);  // its operand, not extra
 }
 
 namespace {
