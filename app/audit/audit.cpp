@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -125,14 +126,14 @@ void noted(json& j, F&& part) {
 
 /// termination / drawless as {"holds", "witness", "positions", ...}.
 json property_part(const AnyGame& g, const std::string& property, const AuditArgs& a,
-                   const Budget& budget, double fraction) {
+                   double seconds) {
   json j;
   j["holds"] = nullptr;
   j["witness"] = nullptr;
   j["positions"] = 0;
   solver::PropertyOptions o;
   o.max_positions = a.max_positions;
-  o.deadline_seconds = budget.share(fraction);
+  o.deadline_seconds = seconds;
   noted(j, [&] {
     solver::PropertyResult r = g.check_property(property, o);
     using St = solver::PropertyResult::Status;
@@ -159,7 +160,7 @@ json property_part(const AnyGame& g, const std::string& property, const AuditArg
 
 /// The value under perfect play, the openings and the pie decisions.
 json value_part(const AnyGame& g, const std::string& game, bool pie_on, const AuditArgs& a,
-                const Budget& budget, double fraction) {
+                double seconds) {
   json j;
   j["value"] = nullptr;
   j["complete"] = false;
@@ -171,7 +172,7 @@ json value_part(const AnyGame& g, const std::string& game, bool pie_on, const Au
   solver::SolveOptions o;
   o.max_nodes = a.max_nodes;
   o.max_positions = a.max_positions;
-  o.deadline_seconds = budget.share(fraction);
+  o.deadline_seconds = seconds;
   o.threads = 1;
   noted(j, [&] {
     solver::SolveReport r = g.solve(o);
@@ -500,12 +501,18 @@ std::vector<std::string> verdicts(const json& rs, const std::string& decisive_ke
                   ")");
   else if (t["holds"] == false)
     out.push_back("can loop for ever: " + t["witness"].get<std::string>() + " (" + side + ")");
+  else
+    out.push_back("whether every game ends on " + side + " is not determined" +
+                  (t.contains("note") ? ": " + t["note"].get<std::string>() : std::string()));
   const json& d = rs[decisive_key];
   if (d["holds"] == true)
     out.push_back("every end has a winner (proved on " + side + ")");
   else if (d["holds"] == false)
     out.push_back("can end without a winner (" + d.value("outcome", std::string("no winner")) +
                   "): shortest record " + d["witness"].get<std::string>() + " (" + side + ")");
+  else
+    out.push_back("whether every end has a winner on " + side + " is not determined" +
+                  (d.contains("note") ? ": " + d["note"].get<std::string>() : std::string()));
   const json& v = rs["solution"];
   if (v.contains("value") && !v["value"].is_null() && v["complete"] == true) {
     out.push_back("under perfect play on " + side + ": " +
@@ -606,22 +613,46 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     const std::string tag = "rule set " + std::to_string(i + 1) + "/" + std::to_string(all.size());
     // Every rule set gets an equal share of what is left.
     const double share = 1.0 / double(all.size() - i);
+    const double set_ends = budget.elapsed() + budget.left() * share;
     json r;
     r["rules"] = rules_json(rs.in_force());
     r["label"] = i == 0 ? "base" : rs_args.back();
     const std::string args = board_args(a.game, size, rs.in_force());
     auto small = make_game(a.game, size, rs_args);
+    // The proofs cut by their share of the clock, to run again with what
+    // the rule set has left after its playouts (which often end early:
+    // --games): each with the seconds it had and how to run it.
+    struct Cut {
+      std::string key;
+      double had;
+      std::function<json(double)> run;
+    };
+    std::vector<Cut> cut;
+    const auto timed = [&](const std::string& key, double seconds, auto&& part) {
+      const double t0 = budget.elapsed();
+      r[key] = part(seconds);
+      const bool open = key == "solution" ? r[key]["complete"] != true : r[key]["holds"].is_null();
+      if (open && budget.elapsed() - t0 >= 0.9 * seconds) cut.push_back({key, seconds, part});
+    };
     if (info.has_size) {
       progress.show("audit " + a.game + ": " + tag + ": termination");
-      r["termination"] = property_part(*small, "termination", a, budget, share * 0.15);
-      r["termination"]["command"] = "loom verify " + args + " --property termination";
+      timed("termination", budget.share(share * 0.15), [&, args](double secs) {
+        json j = property_part(*small, "termination", a, secs);
+        j["command"] = "loom verify " + args + " --property termination";
+        return j;
+      });
       progress.show("audit " + a.game + ": " + tag + ": " + decisive_key);
-      r[decisive_key] = property_part(*small, "drawless", a, budget, share * 0.15);
-      r[decisive_key]["command"] = "loom verify " + args + " --property drawless";
+      timed(decisive_key, budget.share(share * 0.15), [&, args](double secs) {
+        json j = property_part(*small, "drawless", a, secs);
+        j["command"] = "loom verify " + args + " --property drawless";
+        return j;
+      });
       progress.show("audit " + a.game + ": " + tag + ": solving");
-      r["solution"] =
-          value_part(*small, a.game, pie_rule_on(rs.in_force()), a, budget, share * 0.3);
-      r["solution"]["command"] = "loom solve " + args;
+      timed("solution", budget.share(share * 0.3), [&, args](double secs) {
+        json j = value_part(*small, a.game, pie_rule_on(rs.in_force()), a, secs);
+        j["command"] = "loom solve " + args;
+        return j;
+      });
     } else {
       const char* why =
           "Long Nardy is a dice game: exhaustive graph checks apply to deterministic games "
@@ -644,8 +675,20 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     progress.show("audit " + a.game + ": " + tag + ": playouts");
     auto big = make_game(a.game, play_size, rs_args);
     // The last part of the rule set: all of its share that is left (0.6 of
-    // it left the rest of the budget unused).
-    r["playouts"] = playouts_part(*big, a, budget, share);
+    // it left the rest of the budget unused), or half of it when a proof was
+    // cut by the clock: exact results come before sampled ones.
+    r["playouts"] = playouts_part(*big, a, budget, cut.empty() ? share : share / 2);
+    // What the rule set has left goes to its proofs the clock cut, shared
+    // among them, each run again from the start only when it gets more
+    // than half as much again as it had (else it would stop where it did).
+    for (size_t k = 0; k < cut.size(); ++k) {
+      const double more = std::min(set_ends - budget.elapsed(), budget.left()) /
+                          static_cast<double>(cut.size() - k);
+      if (more < 1.5 * cut[k].had) continue;
+      progress.show("audit " + a.game + ": " + tag + ": " + cut[k].key + " again, with " +
+                    std::to_string(static_cast<int>(more)) + " s");
+      r[cut[k].key] = cut[k].run(more);
+    }
     r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size, a.game) : nardy_verdicts(r);
     diagrams.push_back(info.has_size ? witness_diagrams(a.game, size, rs_args, r, decisive_key)
                                      : std::vector<Diagram>{});

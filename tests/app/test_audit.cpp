@@ -376,4 +376,32 @@ TEST_CASE("an audit's unfinished solve keeps the solution's keys", "[audit]") {
     CHECK(t["note"].get<std::string>().find("stopped by the time budget after") !=
           std::string::npos);
   }
+  // The readable verdicts say so too (they said nothing of an undetermined
+  // property).
+  const std::string verdicts = rep["rule_sets"][0]["verdict"].dump();
+  CHECK(verdicts.find("whether every game ends on side 3 is not determined: " +
+                      rep["rule_sets"][0]["termination"]["note"].get<std::string>()) !=
+        std::string::npos);
+  CHECK(verdicts.find("whether every end has a winner on side 3 is not determined: ") !=
+        std::string::npos);
+}
+
+TEST_CASE("audit: a proof the clock cut gets what its rule set has left after the playouts",
+          "[audit]") {
+  // `audit fiodar --seconds 5 --games 5` left termination undetermined
+  // after its 0.75 s share and ended after 2.5 of its 5 s. Each side-2
+  // proof takes 0.7-1.3 s here: the first try (0.9 s) may be cut, the
+  // second (what the 2-game playouts leave) is not.
+  const std::string out = temp_dir("retry");
+  auto r = run({"audit", "fiodar", "--seconds", "6", "--games", "2", "--no-queries", "--out", out,
+                "--json"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  const auto& set = rep["rule_sets"][0];
+  INFO(set.dump());
+  CHECK(set["termination"]["holds"] == true);
+  CHECK(set["decisive"]["holds"] == true);
+  CHECK(set["solution"]["complete"] == true);
+  CHECK(rep["seconds"].get<double>() < 6 + 2);
+  std::filesystem::remove_all(out);
 }
