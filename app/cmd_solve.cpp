@@ -184,8 +184,9 @@ std::vector<CommandSpec> solve_commands() {
          add_int_option(cmd, "--threads", a->threads,
                         "worker threads for retrograde enumeration (default: cores, <= 8)", 0, 64);
          add_int_option(cmd, "--max-positions", a->o.max_positions,
-                        "retrograde: stop beyond this many positions and report how far it "
-                        "got (default: no limit)",
+                        "retrograde: stop once the table holds more than this many positions "
+                        "(read between batches of expansions, so it may hold up to a batch's "
+                        "successors more) and report how far it got (default: no limit)",
                         uint64_t{1}, kU64Max);
          add_int_option(cmd, "--table-mb", a->o.table_mb,
                         "dfs, compact, dfpn, superko: transposition table size in MB, keys' "
