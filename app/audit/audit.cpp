@@ -631,8 +631,14 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     const auto timed = [&](const std::string& key, double seconds, auto&& part) {
       const double t0 = budget.elapsed();
       r[key] = part(seconds);
-      const bool open = key == "solution" ? r[key]["complete"] != true : r[key]["holds"].is_null();
-      if (open && budget.elapsed() - t0 >= 0.9 * seconds) cut.push_back({key, seconds, part});
+      const json& j = r[key];
+      const bool open = key == "solution" ? j["complete"] != true : j["holds"].is_null();
+      // Cut by the clock, not by a position or node limit (a rerun would
+      // stop at the same limit).
+      const bool clock = j.contains("note") && j["note"].is_string() &&
+                         j["note"].get<std::string>().find("time budget") != std::string::npos;
+      if (open && clock && budget.elapsed() - t0 >= 0.9 * seconds)
+        cut.push_back({key, seconds, part});
     };
     if (info.has_size) {
       progress.show("audit " + a.game + ": " + tag + ": termination");
@@ -679,12 +685,13 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     // cut by the clock: exact results come before sampled ones.
     r["playouts"] = playouts_part(*big, a, budget, cut.empty() ? share : share / 2);
     // What the rule set has left goes to its proofs the clock cut, shared
-    // among them, each run again from the start only when it gets more
-    // than half as much again as it had (else it would stop where it did).
+    // among those still to run, each run again from the start only when it
+    // gets more than it had (else it would stop where it did; what it does
+    // not take goes to the next).
     for (size_t k = 0; k < cut.size(); ++k) {
       const double more = std::min(set_ends - budget.elapsed(), budget.left()) /
                           static_cast<double>(cut.size() - k);
-      if (more < 1.5 * cut[k].had) continue;
+      if (more < 1.1 * cut[k].had) continue;
       progress.show("audit " + a.game + ": " + tag + ": " + cut[k].key + " again, with " +
                     std::to_string(static_cast<int>(more)) + " s");
       r[cut[k].key] = cut[k].run(more);

@@ -1,7 +1,6 @@
 #include "model/nardy/nardy.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 #include "model/common/errors.h"
@@ -85,15 +84,13 @@ std::optional<Turn> Turn::parse(std::string_view text) {
     }
     return v <= 24 ? v : 0;
   };
+  // As the toolkit writes it: steps separated by single spaces, nothing
+  // before or after.
   Turn t;
-  size_t i = 0;
-  for (;;) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    if (i == text.size()) return t;
-    size_t j = i;
-    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+  if (text.empty()) return t;
+  for (size_t i = 0;;) {
+    const size_t j = std::min(text.find(' ', i), text.size());
     const std::string_view w = text.substr(i, j - i);
-    i = j;
     const size_t slash = w.find('/');
     if (slash == std::string_view::npos || t.size == 4) return std::nullopt;
     const int from = point(w.substr(0, slash));
@@ -101,6 +98,8 @@ std::optional<Turn> Turn::parse(std::string_view text) {
     const int to = to_text == "off" ? 0 : point(to_text);
     if (from == 0 || (to == 0 && to_text != "off")) return std::nullopt;
     t.steps[t.size++] = Step{static_cast<int8_t>(from), static_cast<int8_t>(to)};
+    if (j == text.size()) return t;
+    i = j + 1;
   }
 }
 

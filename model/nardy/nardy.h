@@ -79,9 +79,9 @@ struct Turn {
   uint8_t size = 0;
   /// Steps separated by single spaces; "" for a turn without a step.
   std::string text() const;
-  /// Parses a turn text: at most four steps `from/to` (points 1..24, `to`
-  /// also `off`) separated by white space, the empty text a turn without a
-  /// step. nullopt if it is no turn at all (whether it is legal is for
+  /// Parses a turn text as text() writes it: at most four steps `from/to`
+  /// (points 1..24 without a leading 0, `to` also `off`) separated by single
+  /// spaces, the empty text a turn without a step. nullopt if it is no turn at all (whether it is legal is for
   /// the move generator to say).
   static std::optional<Turn> parse(std::string_view text);
   bool operator==(const Turn&) const = default;
