@@ -766,21 +766,23 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
   testing::check_bad_inputs({{{"puzzle", "check", dir + "/record.jsonl"},
                               "puzzle " + id + ": record move 1 '\\x7f" + std::string(39, 'y') +
                                   "... (201 characters)' is not a move token of gadur"}});
-  const auto malformed = [&](const std::string& name, const json& q, const std::string& what) {
-    write_lines(dir + "/" + name + ".jsonl", {q});
-    testing::check_bad_inputs(
-        {{{"puzzle", "check", dir + "/" + name + ".jsonl"},
-          "puzzle " + q["id"].get<std::string>() + ": " + what + " '" + shown + "' is not a "}});
-  };
-  p = gadur;
-  p["answer"] = raw;
-  malformed("answer", p, "the answer");
-  p = gadur;
-  p["moves"][1]["move"] = raw;
-  malformed("move", p, "listed move 2");
-  p = gadur;
-  p["line"][0] = raw;
-  malformed("line", p, "line move 1");
+  // The answer, a listed move (the second) and the line's first, in a
+  // board puzzle and in a Long Nardy one.
+  for (const auto& [base, kind] : {std::pair{gadur, "move"}, std::pair{nardy, "turn"}}) {
+    for (int field = 0; field < 3; ++field) {
+      json q = base;
+      std::string what = "the answer";
+      if (field == 0) q["answer"] = raw;
+      if (field == 1) q["moves"][1]["move"] = raw, what = std::string("listed ") + kind + " 2";
+      if (field == 2) q["line"][0] = raw, what = std::string("line ") + kind + " 1";
+      INFO(what);
+      const std::string file = dir + "/" + kind + std::to_string(field) + ".jsonl";
+      write_lines(file, {q});
+      testing::check_bad_inputs(
+          {{{"puzzle", "check", file},
+            "puzzle " + q["id"].get<std::string>() + ": " + what + " '" + shown + "' is not a "}});
+    }
+  }
   // An illegal one is a wrong claim (exit 1).
   p = gadur;
   p["record"] = "c3 c3";
@@ -805,15 +807,6 @@ TEST_CASE("loom puzzle check: user text in messages is escaped and cut at 40 cha
       {{{"puzzle", "check", dir + "/dice.jsonl"}, "puzzle " + nid + ": dice '7\\x0a9' are not"}});
   auto d = run({"puzzle", "check", dir + "/dice.jsonl"});
   CHECK(d.err.find("puzzle " + nid + ": puzzle") == std::string::npos);
-  p = nardy;
-  p["answer"] = raw;
-  malformed("nardy-answer", p, "the answer");
-  p = nardy;
-  p["moves"][0]["move"] = raw;
-  malformed("nardy-move", p, "listed turn 1");
-  p = nardy;
-  p["line"][0] = raw;
-  malformed("nardy-line", p, "line turn 1");
   // A turn text that is no result of the roll is a wrong claim (exit 1).
   p = nardy;
   p["answer"] = "24/off";
