@@ -180,20 +180,30 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   report_written(a.out, rep, out);
 }
 
+/// The move tokens a puzzle holds after its record: the listed moves, the
+/// answer and the line, each with the name an error gives it ("listed move
+/// 2"; `noun` is "move" or, for Long Nardy, "turn").
+std::vector<std::pair<std::string, std::string>> claimed_tokens(const nlohmann::json& p,
+                                                                const std::string& noun) {
+  std::vector<std::pair<std::string, std::string>> out;
+  int k = 0;
+  for (const auto& e : p["moves"])
+    out.emplace_back("listed " + noun + " " + std::to_string(++k), e["move"].get<std::string>());
+  out.emplace_back("the answer", p["answer"].get<std::string>());
+  k = 0;
+  for (const auto& t : p["line"])
+    out.emplace_back("line " + noun + " " + std::to_string(++k), t.get<std::string>());
+  return out;
+}
+
 /// Every turn a Long Nardy puzzle holds (listed turns, answer, line) is a
 /// turn text (a malformed one is malformed input, exit 2; one that is not a
 /// result of the roll is the checker's to find, exit 1).
 void check_turn_tokens(const nlohmann::json& p, const std::string& id) {
-  const auto need = [&](const std::string& what, const std::string& tok) {
+  for (const auto& [what, tok] : claimed_tokens(p, "turn"))
     if (!nardy::Turn::parse(tok))
       throw InputError("puzzle " + id + ": " + what + " '" + clip_token(tok) +
                        "' is not a Long Nardy turn (steps such as 24/18 or 5/off)");
-  };
-  int k = 0;
-  for (const auto& e : p["moves"]) need("listed turn " + std::to_string(++k), e["move"]);
-  need("the answer", p["answer"]);
-  k = 0;
-  for (const auto& t : p["line"]) need("line turn " + std::to_string(++k), t);
 }
 
 /// Whether two board games stand at the same position up to symmetry
@@ -231,21 +241,12 @@ std::unique_ptr<AnyGame> board_of(const nlohmann::json& p, const std::string& id
   } catch (const InputError& e) {
     throw InputError("puzzle " + id + ": " + e.what());
   }
-  // Every move token the puzzle holds: the record's, the listed moves',
-  // the answer and the line (each named as the error will name it).
+  // Every move token the puzzle holds: the record's, then the claims'.
   std::vector<std::pair<std::string, std::string>> tokens;
   const std::string record = p["record"].get<std::string>();
   for (const auto& t : detail::split_ws(record))
     tokens.emplace_back("record move " + std::to_string(tokens.size() + 1), std::string(t));
-  const size_t listed = tokens.size();
-  for (const auto& e : p["moves"])
-    tokens.emplace_back("listed move " + std::to_string(tokens.size() - listed + 1),
-                        e["move"].get<std::string>());
-  tokens.emplace_back("the answer", p["answer"].get<std::string>());
-  const size_t line = tokens.size();
-  for (const auto& t : p["line"])
-    tokens.emplace_back("line move " + std::to_string(tokens.size() - line + 1),
-                        t.get<std::string>());
+  for (auto& named : claimed_tokens(p, "move")) tokens.push_back(std::move(named));
   visit_state(*g, [&](const auto& s) {
     if constexpr (puzzles::kPuzzleState<std::remove_cvref_t<decltype(s)>>) {
       for (const auto& [what, tok] : tokens)

@@ -81,8 +81,8 @@ struct Turn {
   std::string text() const;
   /// Parses a turn text as text() writes it: at most four steps `from/to`
   /// (points 1..24 without a leading 0, `to` also `off`) separated by single
-  /// spaces, the empty text a turn without a step. nullopt if it is no turn at all (whether it is legal is for
-  /// the move generator to say).
+  /// spaces, the empty text a turn without a step. nullopt if it is no turn
+  /// at all (whether it is legal is for the move generator to say).
   static std::optional<Turn> parse(std::string_view text);
   bool operator==(const Turn&) const = default;
 };
