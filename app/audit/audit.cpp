@@ -376,10 +376,13 @@ json stats_json(const PlayoutStats& st) {
   return j;
 }
 
-json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, double fraction) {
+/// Both policies' games in `seconds` at most: random play at most half of
+/// them, greedy play what random play leaves.
+json playouts_part(const AnyGame& g, const AuditArgs& a, const Budget& budget, double seconds) {
+  const double ends = budget.elapsed() + seconds;
   json arr = json::array();
   for (Policy p : {Policy::kRandom, Policy::kGreedy}) {
-    const double secs = budget.share(p == Policy::kRandom ? fraction / 2 : fraction);
+    const double secs = std::max(0.1, p == Policy::kRandom ? seconds / 2 : ends - budget.elapsed());
     visit_state(g, [&](const auto& s) {
       using S = std::remove_cvref_t<decltype(s)>;
       if constexpr (kWidthOf<S> == 0) {
@@ -571,6 +574,15 @@ void ensure_dir(const std::string& dir) {
   for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
 }
 
+/// Is this proof part (`key`) undetermined because the clock stopped it (its
+/// note names the time budget), not a position or node limit (a rerun
+/// would stop at the same limit)?
+bool cut_by_clock(const std::string& key, const json& j) {
+  const bool open = key == "solution" ? j["complete"] != true : j["holds"].is_null();
+  return open && j.contains("note") && j["note"].is_string() &&
+         j["note"].get<std::string>().find("time budget") != std::string::npos;
+}
+
 }  // namespace
 
 json run_audit(const AuditArgs& a, std::ostream& out) {
@@ -613,15 +625,15 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     const std::string tag = "rule set " + std::to_string(i + 1) + "/" + std::to_string(all.size());
     // Every rule set gets an equal share of what is left.
     const double share = 1.0 / double(all.size() - i);
-    const double set_ends = budget.elapsed() + budget.left() * share;
+    const double set_starts = budget.elapsed();
+    const double set_ends = set_starts + budget.left() * share;
     json r;
     r["rules"] = rules_json(rs.in_force());
     r["label"] = i == 0 ? "base" : rs_args.back();
     const std::string args = board_args(a.game, size, rs.in_force());
     auto small = make_game(a.game, size, rs_args);
     // The proofs cut by their share of the clock, to run again with what
-    // the rule set has left after its playouts (which often end early:
-    // --games): each with the seconds it had and how to run it.
+    // the rule set has left: each with the seconds it had and how to run it.
     struct Cut {
       std::string key;
       double had;
@@ -629,13 +641,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     };
     std::vector<Cut> cut;
     const auto timed = [&](const std::string& key, double seconds, auto&& part) {
-      const json& j = r[key] = part(seconds);
-      const bool open = key == "solution" ? j["complete"] != true : j["holds"].is_null();
-      // Cut by the clock (its note names the time budget), not by a
-      // position or node limit (a rerun would stop at the same limit).
-      const bool clock = j.contains("note") && j["note"].is_string() &&
-                         j["note"].get<std::string>().find("time budget") != std::string::npos;
-      if (open && clock) cut.push_back({key, seconds, part});
+      if (cut_by_clock(key, r[key] = part(seconds))) cut.push_back({key, seconds, part});
     };
     if (info.has_size) {
       progress.show("audit " + a.game + ": " + tag + ": termination");
@@ -675,27 +681,43 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
       r["differs_from_base"] =
           distinguish_part(a.game, size, all[0], rs_args, budget, share * 0.1, 200000);
     }
+    // Exact results come before sampled ones. The proofs the clock cut run
+    // again from the start with what the rule set has left, less a quarter
+    // of its share kept for the playouts; a proof cut again gets a last try
+    // after them (the playouts often end early: --games). Each run shares
+    // what is left among the cut proofs still to run and runs only when that
+    // is more than it had (else it would stop where it did; its part goes to
+    // the next).
+    const auto rerun = [&](double keep) {
+      std::vector<Cut> still;
+      for (size_t k = 0; k < cut.size(); ++k) {
+        const double more = std::min(set_ends - keep - budget.elapsed(), budget.left()) /
+                            static_cast<double>(cut.size() - k);
+        if (more < 1.1 * cut[k].had) {
+          still.push_back(cut[k]);
+          continue;
+        }
+        progress.show("audit " + a.game + ": " + tag + ": " + cut[k].key + " again, with " +
+                      std::to_string(static_cast<int>(more)) + " s");
+        const json& j = r[cut[k].key] = cut[k].run(more);
+        if (cut_by_clock(cut[k].key, j)) still.push_back({cut[k].key, more, cut[k].run});
+      }
+      cut = std::move(still);
+    };
+    rerun(0.25 * (set_ends - set_starts));
     progress.show("audit " + a.game + ": " + tag + ": playouts");
     auto big = make_game(a.game, play_size, rs_args);
-    // The last part of the rule set: all of its share that is left (0.6 of
-    // it left the rest of the budget unused), or half of it when a proof was
-    // cut by the clock: exact results come before sampled ones.
-    r["playouts"] = playouts_part(*big, a, budget, cut.empty() ? share : share / 2);
-    // What the rule set has left goes to its proofs the clock cut, shared
-    // among those still to run, each run again from the start only when it
-    // gets more than it had (else it would stop where it did; what it does
-    // not take goes to the next).
-    for (size_t k = 0; k < cut.size(); ++k) {
-      const double more = std::min(set_ends - budget.elapsed(), budget.left()) /
-                          static_cast<double>(cut.size() - k);
-      if (more < 1.1 * cut[k].had) continue;
-      progress.show("audit " + a.game + ": " + tag + ": " + cut[k].key + " again, with " +
-                    std::to_string(static_cast<int>(more)) + " s");
-      r[cut[k].key] = cut[k].run(more);
-    }
+    // The last part of the rule set: all of its share that is left (not
+    // more: the next rule sets' shares are theirs), or half of it when a
+    // proof is still cut by the clock.
+    const double play = std::min(set_ends - budget.elapsed(), budget.left());
+    r["playouts"] = playouts_part(*big, a, budget, cut.empty() ? play : play / 2);
+    rerun(0);
     r["verdict"] = info.has_size ? verdicts(r, decisive_key, *size, a.game) : nardy_verdicts(r);
     diagrams.push_back(info.has_size ? witness_diagrams(a.game, size, rs_args, r, decisive_key)
                                      : std::vector<Diagram>{});
+    r["seconds_share"] = set_ends - set_starts;
+    r["seconds"] = budget.elapsed() - set_starts;
     sets.push_back(r);
   }
   progress.clear();

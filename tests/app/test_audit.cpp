@@ -386,8 +386,7 @@ TEST_CASE("an audit's unfinished solve keeps the solution's keys", "[audit]") {
         std::string::npos);
 }
 
-TEST_CASE("audit: a proof the clock cut gets what its rule set has left after the playouts",
-          "[audit]") {
+TEST_CASE("audit: a proof the clock cut gets what its rule set has left", "[audit]") {
   // `audit fiodar --seconds 5 --games 5` left termination undetermined
   // after its 0.75 s share and ended after 2.5 of its 5 s. Each side-2
   // proof takes 0.7-1.3 s in Release here, about three times that under
@@ -411,5 +410,30 @@ TEST_CASE("audit: a proof the clock cut gets what its rule set has left after th
   const std::string command = set["termination"]["command"].get<std::string>();
   CHECK(command.rfind("loom verify fiodar --size 2 --rule ", 0) == 0);
   CHECK(command.find("--property termination") != std::string::npos);
+  std::filesystem::remove_all(out);
+}
+
+TEST_CASE("audit --variants: every rule set keeps to its share of the clock", "[audit]") {
+  // Before, a rule set's playouts took a share of all that was left, not of
+  // what was left of their rule set's share: the first rule sets' greedy
+  // games on side 7 ran past their shares and the last ones' proofs were
+  // cut (`audit fiodar --variants --seconds 20`: termination undetermined
+  // in 2 of 4 rule sets).
+  const std::string out = temp_dir("shares");
+  auto r = run(
+      {"audit", "fiodar", "--variants", "--seconds", "12", "--no-queries", "--out", out, "--json"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  const auto& sets = rep["rule_sets"];
+  REQUIRE(sets.size() == 4);
+  CHECK(sets[0]["seconds_share"].get<double>() == Approx(12.0 / 4).margin(0.05));
+  double sum = 0;
+  for (const auto& set : sets) {
+    INFO(set.dump());
+    // Parts stop at their deadlines within a fraction of a second.
+    CHECK(set["seconds"].get<double>() <= set["seconds_share"].get<double>() + 0.75);
+    sum += set["seconds_share"].get<double>();
+  }
+  CHECK(sum <= 12 + 0.75 * 4);
   std::filesystem::remove_all(out);
 }
