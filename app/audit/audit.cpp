@@ -682,7 +682,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
           distinguish_part(a.game, size, all[0], rs_args, budget, share * 0.1, 200000);
     }
     // Exact results come before sampled ones. The proofs the clock cut run
-    // again from the start with what the rule set has left, less a quarter
+    // again from the start with what the rule set has left, less a tenth
     // of its share kept for the playouts; a proof cut again gets a last try
     // after them (the playouts often end early: --games). Each run shares
     // what is left among the cut proofs still to run and runs only when that
@@ -704,7 +704,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
       }
       cut = std::move(still);
     };
-    rerun(0.25 * (set_ends - set_starts));
+    rerun(0.1 * (set_ends - set_starts));
     progress.show("audit " + a.game + ": " + tag + ": playouts");
     auto big = make_game(a.game, play_size, rs_args);
     // The last part of the rule set: all of its share that is left (not
