@@ -12,6 +12,9 @@ namespace loom::solver {
 
 namespace {
 volatile std::sig_atomic_t g_stop = 0;
+/// RunControls alive that catch signals: while one is, the RunControls of
+/// the jobs it runs (Config::outer_stop) see its stop request.
+std::atomic<int> g_catching{0};
 extern "C" void on_stop_signal(int) {
   g_stop = 1;
 }
@@ -54,7 +57,8 @@ RunControl::RunControl(Config cfg) : cfg_(cfg) {
   // and a progress line on the terminal it erases the line and ends the run.
   void (*handler)(int) = cfg_.catch_signals ? on_stop_signal : cfg_.tty ? on_kill_signal : nullptr;
   if (handler) {
-    g_stop = 0;
+    if (g_catching.load() == 0) g_stop = 0;
+    if (cfg_.catch_signals) ++g_catching;
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
@@ -70,7 +74,7 @@ RunControl::~RunControl() {
   if (handlers_installed_) {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
-    g_stop = 0;
+    if ((cfg_.catch_signals ? --g_catching : g_catching.load()) == 0) g_stop = 0;
   }
 }
 
@@ -90,8 +94,14 @@ void RunControl::clear_status() {
   status_shown_ = false;
 }
 
+bool stop_signal_received() {
+  return g_stop && g_catching.load(std::memory_order_relaxed) > 0;
+}
+
 bool RunControl::stop_requested() const {
-  if (handlers_installed_ && g_stop) return true;
+  if (g_stop &&
+      (handlers_installed_ || (cfg_.outer_stop && g_catching.load(std::memory_order_relaxed) > 0)))
+    return true;
   if (cfg_.deadline_seconds > 0 && elapsed() >= cfg_.deadline_seconds) return true;
   return cfg_.stop_after > 0 && work_ >= cfg_.stop_after;
 }

@@ -28,6 +28,9 @@ class RunControl {
     /// Stop as if interrupted once this many seconds have passed (0: never).
     /// Lets a caller with a time budget (loom audit --seconds) bound a job.
     double deadline_seconds = 0;
+    /// Stop, too, when a signal reached an outer RunControl that catches
+    /// signals (loom audit's parts: the audit then writes its report).
+    bool outer_stop = false;
   };
 
   RunControl() : RunControl(Config{}) {}
@@ -65,6 +68,11 @@ class RunControl {
   struct sigaction old_int_ {
   }, old_term_{};
 };
+
+/// True once SIGINT or SIGTERM arrived while a RunControl that catches
+/// signals is alive: an outer job (loom audit) and the loops it runs that
+/// have no RunControl of their own (playouts) stop on it.
+bool stop_signal_received();
 
 /// Width of the terminal on standard error (TIOCGWINSZ), else $COLUMNS,
 /// else 80.

@@ -60,6 +60,8 @@ struct SolveOptions {
   uint64_t stop_after = 0;
   /// Stop as if interrupted after this many seconds (0: never; loom audit).
   double deadline_seconds = 0;
+  /// Stop, too, on a Ctrl-C that an outer job caught (loom audit's parts).
+  bool outer_stop = false;
   /// Alpha-beta over the openings (--method superko): prove the value
   /// only; an opening that cannot beat the best one found is only bounded.
   bool value_only = false;
@@ -128,6 +130,8 @@ struct PropertyOptions {
   std::ostream* tty = nullptr;
   /// Stop as if interrupted after this many seconds (0: never; loom audit).
   double deadline_seconds = 0;
+  /// Stop, too, on a Ctrl-C that an outer job caught (loom audit's parts).
+  bool outer_stop = false;
 };
 
 /// The first moves of `root` grouped by the symmetries that fix `root`.
@@ -202,6 +206,7 @@ inline RunControl::Config control_config(const SolveOptions& o) {
   c.checkpoint_interval = o.checkpoint_interval;
   c.stop_after = o.stop_after;
   c.deadline_seconds = o.deadline_seconds;
+  c.outer_stop = o.outer_stop;
   c.catch_signals = !o.checkpoint.empty();
   return c;
 }
@@ -1197,6 +1202,7 @@ PropertyResult check_property(const S& root, const std::string& property,
   RunControl::Config c;
   c.tty = o.tty;
   c.deadline_seconds = o.deadline_seconds;
+  c.outer_stop = o.outer_stop;
   RunControl ctl(c);
   PropertyResult r;
   if (property == "termination")

@@ -27,6 +27,7 @@
 #include "model/common/files.h"
 #include "properties/spec/queries.h"
 #include "puzzles/render.h"
+#include "solver/control.h"
 #include "solver/nardy/bearoff.h"
 #include "solver/nardy/fewcheckers.h"
 
@@ -37,12 +38,17 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+/// The note of a part that Ctrl-C or SIGTERM stopped or kept from running.
+constexpr const char* kInterruptedNote = "interrupted (Ctrl-C or SIGTERM): not determined";
+
 /// The audit's clock: the whole budget and what is left of it.
 class Budget {
  public:
   explicit Budget(double total) : total_(total), t0_(Clock::now()) {}
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
-  double left() const { return std::max(0.0, total_ - elapsed()); }
+  /// Nothing once Ctrl-C or SIGTERM arrived: every part still to run stops.
+  double left() const { return interrupted() ? 0.0 : std::max(0.0, total_ - elapsed()); }
+  static bool interrupted() { return solver::stop_signal_received(); }
   /// A share of what is left for one part, at least a tenth of a second.
   double share(double fraction) const { return std::max(0.1, left() * fraction); }
 
@@ -51,14 +57,14 @@ class Budget {
   Clock::time_point t0_;
 };
 
-/// One progress line on a terminal, cut to 79 columns.
+/// One progress line on a terminal, fitted to its width (as every
+/// command's: solver::fit_status_line).
 class Progress {
  public:
   explicit Progress(std::ostream* tty) : tty_(tty) {}
   void show(const std::string& line) {
     if (!tty_) return;
-    std::string l = line.size() > 79 ? line.substr(0, 78) + "~" : line;
-    *tty_ << "\r\033[K" << l << std::flush;
+    *tty_ << "\r\033[K" << solver::fit_status_line(line, solver::terminal_columns()) << std::flush;
   }
   void clear() {
     if (tty_) *tty_ << "\r\033[K" << std::flush;
@@ -116,7 +122,9 @@ void noted(json& j, F&& part) {
     part();
   } catch (const Interrupted& e) {
     j["note"] =
-        std::string("did not finish within its share of the time budget (") + e.what() + ")";
+        Budget::interrupted()
+            ? std::string(kInterruptedNote)
+            : std::string("did not finish within its share of the time budget (") + e.what() + ")";
   } catch (const InputError& e) {
     j["note"] = e.what();
   }
@@ -134,6 +142,7 @@ json property_part(const AnyGame& g, const std::string& property, const AuditArg
   solver::PropertyOptions o;
   o.max_positions = a.max_positions;
   o.deadline_seconds = seconds;
+  o.outer_stop = true;  // Ctrl-C stops the part; the audit reports
   noted(j, [&] {
     solver::PropertyResult r = g.check_property(property, o);
     using St = solver::PropertyResult::Status;
@@ -173,6 +182,7 @@ json value_part(const AnyGame& g, const std::string& game, bool pie_on, const Au
   o.max_nodes = a.max_nodes;
   o.max_positions = a.max_positions;
   o.deadline_seconds = seconds;
+  o.outer_stop = true;  // Ctrl-C stops the part; the audit reports
   o.threads = 1;
   noted(j, [&] {
     solver::SolveReport r = g.solve(o);
@@ -222,9 +232,10 @@ json queries_part(const std::string& game, int size, const RuleSet& rules, const
     const double left = std::min(stop_at - budget.elapsed(), budget.left());
     if (left < 0.5) {
       j["result"] = nullptr;
-      j["note"] =
-          "not run: the rule questions' share of the audit's time budget is used up "
-          "(run the command)";
+      j["note"] = Budget::interrupted()
+                      ? std::string(kInterruptedNote) + " (run the command)"
+                      : "not run: the rule questions' share of the audit's time budget is used up "
+                        "(run the command)";
       arr.push_back(j);
       continue;
     }
@@ -291,10 +302,11 @@ json distinguish_part(const std::string& game, std::optional<int> size,
   std::unordered_set<std::string> seen;
   uint64_t explored = 0;
   while (!queue.empty()) {
-    if (budget.elapsed() > stop_at || explored >= limit) {
+    if (budget.elapsed() > stop_at || explored >= limit || Budget::interrupted()) {
       j["positions"] = explored;
-      j["note"] = explored >= limit ? "stopped at the position limit"
-                                    : "did not finish within its share of the time budget";
+      j["note"] = Budget::interrupted() ? kInterruptedNote
+                  : explored >= limit   ? "stopped at the position limit"
+                                        : "did not finish within its share of the time budget";
       return j;
     }
     std::string rec = queue.front();
@@ -606,6 +618,11 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   const std::string decisive_key = scored ? "decisive" : "drawless";
   Budget budget(a.seconds);
   Progress progress(a.tty);
+  // Ctrl-C or SIGTERM stops the part that runs and skips the rest; the
+  // report then holds the rule sets so far (the last one partial).
+  solver::RunControl::Config catch_cfg;
+  catch_cfg.catch_signals = true;
+  solver::RunControl catcher(catch_cfg);
 
   json report;
   report["game"] = a.game;
@@ -641,7 +658,12 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     };
     std::vector<Cut> cut;
     const auto timed = [&](const std::string& key, double seconds, auto&& part) {
-      if (cut_by_clock(key, r[key] = part(seconds))) cut.push_back({key, seconds, part});
+      json& j = r[key] = part(seconds);
+      if (Budget::interrupted() &&
+          (key == "solution" ? j["complete"] != true : j["holds"].is_null()))
+        j["note"] = kInterruptedNote;  // not the clock's note
+      else if (cut_by_clock(key, j))
+        cut.push_back({key, seconds, part});
     };
     if (info.has_size) {
       progress.show("audit " + a.game + ": " + tag + ": termination");
@@ -719,6 +741,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     r["seconds_share"] = set_ends - set_starts;
     r["seconds"] = budget.elapsed() - set_starts;
     sets.push_back(r);
+    if (Budget::interrupted()) break;
   }
   progress.clear();
   // Repairs: a hole of the base rules that a variant closes, on this board.
@@ -731,6 +754,8 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     }
   report["rule_sets"] = sets;
   report["seconds"] = budget.elapsed();
+  const bool interrupted = Budget::interrupted();
+  if (interrupted) report["interrupted"] = true;
 
   write_text_file(a.out_dir + "/report.json", report.dump(2) + "\n");
   write_text_file(a.out_dir + "/report.html", report_html(report, diagrams));
@@ -773,6 +798,11 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   out << "report: " << a.out_dir << "/report.html, " << a.out_dir << "/report.json ("
       << static_cast<int>(budget.elapsed() + 0.5) << " s)\n";
   if (a.json) out << report.dump() << "\n";
+  if (interrupted)
+    throw Interrupted("interrupted: the report holds " + std::to_string(sets.size()) + " of " +
+                      std::to_string(all.size()) +
+                      " rule sets, the parts not finished marked \"interrupted\" (an audit does "
+                      "not resume: run it again)");
   return report;
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "model/nardy/movegen.h"
+#include "solver/control.h"
 
 namespace loom::audit {
 
@@ -21,7 +22,7 @@ nlohmann::json nardy_playouts(const nardy::Position& start, const nardy::Options
   bool budget_hit = false;
   const Color first = start.to_move();
   for (int g = 0; g < games; ++g) {
-    if (seconds > 0 && elapsed() >= seconds) {
+    if (solver::stop_signal_received() || (seconds > 0 && elapsed() >= seconds)) {
       budget_hit = true;
       break;
     }

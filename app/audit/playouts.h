@@ -17,6 +17,7 @@
 
 #include "model/common/game.h"
 #include "model/common/zobrist.h"
+#include "solver/control.h"
 
 namespace loom::audit {
 
@@ -155,7 +156,9 @@ PlayoutStats run_playouts(const S& start, Policy policy, int games, uint64_t see
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-  auto out_of_time = [&] { return seconds > 0 && elapsed() >= seconds; };
+  auto out_of_time = [&] {
+    return solver::stop_signal_received() || (seconds > 0 && elapsed() >= seconds);
+  };
   PlayoutStats st;
   st.policy = policy_name(policy);
   st.max_plies = max_plies;

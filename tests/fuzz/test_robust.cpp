@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 
 #include <cstring>
@@ -544,4 +545,39 @@ TEST_CASE("Ctrl-C with nothing to save erases the progress line on a terminal",
   INFO(seen);
   CHECK(seen.size() >= 4);
   CHECK(seen.substr(seen.size() - 4) == "\r\x1b[K");
+}
+
+TEST_CASE("Ctrl-C stops an audit with the report of what it finished, exit 130",
+          "[robust][audit]") {
+  // Before, the audit died of the signal: the output directory stayed
+  // empty and every finished rule set was lost.
+  const std::string dir = robust_temp("audit_interrupted");
+  const std::string cmd = std::string("timeout --preserve-status -s INT 3 ") + LOOM_BIN +
+                          " audit fiodar --variants --seconds 300 --no-queries --out " + dir +
+                          " > " + dir + ".out 2> " + dir + ".err";
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  const std::string err = read_text(dir + ".err");
+  INFO(err);
+  CHECK(err.rfind("loom: interrupted: the report holds ", 0) == 0);
+  CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+  const json rep = json::parse(read_text(dir + "/report.json"));
+  CHECK(rep["interrupted"] == true);
+  REQUIRE(rep["rule_sets"].size() >= 1);
+  CHECK(rep["rule_sets"].size() < 4);
+  // The rule set that was running says which parts it did not finish.
+  const json& last = rep["rule_sets"].back();
+  bool marked = false;
+  for (const char* key : {"termination", "decisive", "solution"})
+    if (last[key].contains("note") &&
+        last[key]["note"].get<std::string>().find("interrupted") != std::string::npos)
+      marked = true;
+  for (const auto& p : last["playouts"]) marked = marked || p.contains("note");
+  CHECK(marked);
+  CHECK(std::filesystem::exists(dir + "/report.html"));
+  CHECK(read_text(dir + ".out").find("report: ") != std::string::npos);
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(dir + ".out");
+  std::filesystem::remove(dir + ".err");
 }
