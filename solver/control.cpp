@@ -54,8 +54,11 @@ RunControl::RunControl(Config cfg) : cfg_(cfg) {
   start_ = last_checkpoint_ = now();
   last_status_ = start_ - std::chrono::seconds(1);
   // With progress to save a signal requests a stop; with nothing to save
-  // and a progress line on the terminal it erases the line and ends the run.
-  void (*handler)(int) = cfg_.catch_signals ? on_stop_signal : cfg_.tty ? on_kill_signal : nullptr;
+  // and a progress line on the terminal it erases the line and ends the run
+  // (unless a caller catches signals: its stop is not replaced by a kill).
+  void (*handler)(int) = cfg_.catch_signals                   ? on_stop_signal
+                         : cfg_.tty && g_catching.load() == 0 ? on_kill_signal
+                                                              : nullptr;
   if (handler) {
     if (g_catching.load() == 0) g_stop = 0;
     if (cfg_.catch_signals) ++g_catching;

@@ -19,6 +19,7 @@
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "solver/control.h"
 #include "solver/nardy/table_file.h"
 
 namespace loom::nardy::exact {
@@ -488,6 +489,11 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
   // there that is not a regular file is refused now, before the tables
   // are allocated and built.
   check_writable(file_name(dir, n) + ".tmp", "bear-off database");
+  // A signal ends the run at once (the finished chunks are on disk): on a
+  // terminal it erases the progress line first, as every command's does.
+  solver::RunControl::Config erase_cfg;
+  erase_cfg.tty = tty;
+  solver::RunControl eraser(erase_cfg);
   TwoSided t;
   t.n_ = n;
   t.size_ = L.size;
@@ -566,7 +572,7 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
     }
     s0 = s1;
   }
-  if (tty) *tty << "\n";
+  if (tty) *tty << "\r\x1b[K" << std::flush;  // the line erased, as every command's
   t.save(file_name(dir, n));
   std::error_code ec;
   fs::remove_all(part, ec);

@@ -16,6 +16,7 @@
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "solver/control.h"
 #include "solver/core.h"
 #include "solver/nardy/table_file.h"
 
@@ -457,6 +458,11 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
   // there that is not a regular file is refused now, before the solver is
   // set up (for K = 4 that alone takes half a minute and gigabytes).
   check_writable(file_name(dir, k) + ".tmp", "few-checker table");
+  // A signal ends the run at once (the finished chunks are on disk): on a
+  // terminal it erases the progress line first, as every command's does.
+  solver::RunControl::Config erase_cfg;
+  erase_cfg.tty = tty;
+  solver::RunControl eraser(erase_cfg);
   auto t0 = std::chrono::steady_clock::now();
   FewCheckers f;
   FewCheckersSolver S(f, opt, threads);
@@ -538,7 +544,7 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
     show(total.states);
     l0 = l1;
   }
-  if (tty) *tty << "\n";
+  if (tty) *tty << "\r\x1b[K" << std::flush;  // the line erased, as every command's
   S.finish(total, seconds);
   f.save(file_name(dir, k));
   std::error_code ec;

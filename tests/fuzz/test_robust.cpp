@@ -581,3 +581,45 @@ TEST_CASE("Ctrl-C stops an audit with the report of what it finished, exit 130",
   std::filesystem::remove(dir + ".out");
   std::filesystem::remove(dir + ".err");
 }
+
+TEST_CASE("a Long Nardy table build erases its progress line at the end, as every command does",
+          "[robust][nardy]") {
+  // The bear-off and few-checker builds ended their line with a newline, so
+  // "bear-off N=3: 100.0% ..." stayed on the terminal above the result.
+  const std::string dir = robust_temp("nardy_progress");
+  int master = -1;
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // A bear-off with 3 and 2 checkers home: database N = 3 (a second).
+    ::execl(LOOM_BIN, LOOM_BIN, "solve", "nardy", "--position",
+            "W:2,0,0,0,1,0,0,0,0,0,0,0,0,-1,0,0,0,-1,0,0,0,0,0,0", "--db", dir.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::string seen;
+  for (int waited = 0; waited < 1200;) {  // at most 120 s
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) {
+      ++waited;
+      continue;
+    }
+    char buf[512];
+    const ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO: the child is gone
+    seen.append(buf, static_cast<size_t>(n));
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(master);
+  INFO(seen);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  const size_t last = seen.rfind("bear-off N=3: ");
+  REQUIRE(last != std::string::npos);
+  const size_t erase = seen.find("\r\x1b[K", last), newline = seen.find('\n', last);
+  REQUIRE(erase != std::string::npos);
+  CHECK(erase < newline);
+  CHECK(seen.find("p_win", erase) != std::string::npos);  // the result follows
+  std::filesystem::remove_all(dir);
+}
