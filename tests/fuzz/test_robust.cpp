@@ -56,6 +56,25 @@ std::string read_text(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+/// Appends what a child writes to its terminal (forkpty's `master`) to
+/// `seen` until it is gone or `seconds` pass with nothing read, calling
+/// `after_read()` after each read.
+template <class F>
+void read_terminal(int master, int seconds, std::string& seen, F&& after_read) {
+  for (int waited = 0; waited < 10 * seconds;) {
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) {
+      ++waited;
+      continue;
+    }
+    char buf[512];
+    const ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO: the child is gone
+    seen.append(buf, static_cast<size_t>(n));
+    after_read();
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the strict integer parser accepts decimal digits only, within bounds",
@@ -521,21 +540,12 @@ TEST_CASE("Ctrl-C with nothing to save erases the progress line on a terminal",
   }
   std::string seen;
   bool signalled = false;
-  for (int waited = 0; waited < 600;) {  // at most 60 s
-    pollfd p{master, POLLIN, 0};
-    if (::poll(&p, 1, 100) <= 0) {
-      ++waited;
-      continue;
-    }
-    char buf[512];
-    const ssize_t n = ::read(master, buf, sizeof buf);
-    if (n <= 0) break;  // EIO: the child is gone
-    seen.append(buf, static_cast<size_t>(n));
+  read_terminal(master, 60, seen, [&] {
     if (!signalled && seen.find("s] ") != std::string::npos) {
       ::kill(pid, SIGINT);
       signalled = true;
     }
-  }
+  });
   int status = 0;
   ::waitpid(pid, &status, 0);
   ::close(master);
@@ -598,17 +608,7 @@ TEST_CASE("a Long Nardy table build erases its progress line at the end, as ever
     ::_exit(127);
   }
   std::string seen;
-  for (int waited = 0; waited < 1200;) {  // at most 120 s
-    pollfd p{master, POLLIN, 0};
-    if (::poll(&p, 1, 100) <= 0) {
-      ++waited;
-      continue;
-    }
-    char buf[512];
-    const ssize_t n = ::read(master, buf, sizeof buf);
-    if (n <= 0) break;  // EIO: the child is gone
-    seen.append(buf, static_cast<size_t>(n));
-  }
+  read_terminal(master, 120, seen, [] {});
   int status = 0;
   ::waitpid(pid, &status, 0);
   ::close(master);
