@@ -102,9 +102,8 @@ bool stop_signal_received() {
 }
 
 bool RunControl::stop_requested() const {
-  if (g_stop &&
-      (handlers_installed_ || (cfg_.outer_stop && g_catching.load(std::memory_order_relaxed) > 0)))
-    return true;
+  if (handlers_installed_ && g_stop) return true;
+  if (cfg_.outer_stop && stop_signal_received()) return true;
   if (cfg_.deadline_seconds > 0 && elapsed() >= cfg_.deadline_seconds) return true;
   return cfg_.stop_after > 0 && work_ >= cfg_.stop_after;
 }

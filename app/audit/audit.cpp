@@ -586,12 +586,16 @@ void ensure_dir(const std::string& dir) {
   for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
 }
 
-/// Is this proof part (`key`) undetermined because the clock stopped it (its
-/// note names the time budget), not a position or node limit (a rerun
-/// would stop at the same limit)?
+/// Is this proof part (`key`: a property, or the solve) still undetermined?
+bool undetermined(const std::string& key, const json& j) {
+  return key == "solution" ? j["complete"] != true : j["holds"].is_null();
+}
+
+/// Is this proof part undetermined because the clock stopped it (its note
+/// names the time budget), not a position or node limit (a rerun would
+/// stop at the same limit)?
 bool cut_by_clock(const std::string& key, const json& j) {
-  const bool open = key == "solution" ? j["complete"] != true : j["holds"].is_null();
-  return open && j.contains("note") && j["note"].is_string() &&
+  return undetermined(key, j) && j.contains("note") && j["note"].is_string() &&
          j["note"].get<std::string>().find("time budget") != std::string::npos;
 }
 
@@ -659,8 +663,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     std::vector<Cut> cut;
     const auto timed = [&](const std::string& key, double seconds, auto&& part) {
       json& j = r[key] = part(seconds);
-      if (Budget::interrupted() &&
-          (key == "solution" ? j["complete"] != true : j["holds"].is_null()))
+      if (Budget::interrupted() && undetermined(key, j))
         j["note"] = kInterruptedNote;  // not the clock's note
       else if (cut_by_clock(key, j))
         cut.push_back({key, seconds, part});

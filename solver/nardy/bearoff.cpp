@@ -489,11 +489,12 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
   // there that is not a regular file is refused now, before the tables
   // are allocated and built.
   check_writable(file_name(dir, n) + ".tmp", "bear-off database");
-  // A signal ends the run at once (the finished chunks are on disk): on a
-  // terminal it erases the progress line first, as every command's does.
-  solver::RunControl::Config erase_cfg;
-  erase_cfg.tty = tty;
-  solver::RunControl eraser(erase_cfg);
+  // The progress line (a terminal only) as every command's: fitted to the
+  // terminal, erased at the end; a signal ends the run at once (the
+  // finished chunks are on disk), erasing the line first.
+  solver::RunControl::Config line_cfg;
+  line_cfg.tty = tty;
+  solver::RunControl line(line_cfg);
   TwoSided t;
   t.n_ = n;
   t.size_ = L.size;
@@ -506,7 +507,6 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
   std::vector<int16_t> ebuf;
   int written = 0, resumed = 0;
   uint64_t done = 0;
-  auto t0 = std::chrono::steady_clock::now();
   for (int s0 = 0; s0 < L.layers();) {
     int s1 = s0;
     uint64_t pairs = 0;
@@ -563,16 +563,15 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
     }
     done += pairs;
     if (tty) {
-      char line[160];
-      std::snprintf(line, sizeof line,
-                    "bear-off N=%d: %5.1f%% of %llu pairs, %.0f s (%d chunks resumed)", n,
-                    100.0 * static_cast<double>(done) / static_cast<double>(t.pairs()),
-                    static_cast<unsigned long long>(t.pairs()), seconds_since(t0), resumed);
-      progress_line(*tty, line);
+      char text[160];
+      std::snprintf(text, sizeof text, "bear-off N=%d: %5.1f%% of %llu pairs (%d chunks resumed)",
+                    n, 100.0 * static_cast<double>(done) / static_cast<double>(t.pairs()),
+                    static_cast<unsigned long long>(t.pairs()), resumed);
+      line.status(text);
     }
     s0 = s1;
   }
-  if (tty) *tty << "\r\x1b[K" << std::flush;  // the line erased, as every command's
+  line.clear_status();
   t.save(file_name(dir, n));
   std::error_code ec;
   fs::remove_all(part, ec);

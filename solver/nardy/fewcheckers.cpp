@@ -458,12 +458,12 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
   // there that is not a regular file is refused now, before the solver is
   // set up (for K = 4 that alone takes half a minute and gigabytes).
   check_writable(file_name(dir, k) + ".tmp", "few-checker table");
-  // A signal ends the run at once (the finished chunks are on disk): on a
-  // terminal it erases the progress line first, as every command's does.
-  solver::RunControl::Config erase_cfg;
-  erase_cfg.tty = tty;
-  solver::RunControl eraser(erase_cfg);
-  auto t0 = std::chrono::steady_clock::now();
+  // The progress line (a terminal only) as every command's: fitted to the
+  // terminal, erased at the end; a signal ends the run at once (the
+  // finished chunks are on disk), erasing the line first.
+  solver::RunControl::Config line_cfg;
+  line_cfg.tty = tty;
+  solver::RunControl line(line_cfg);
   FewCheckers f;
   FewCheckersSolver S(f, opt, threads);
   const auto& per_layer = S.per_layer;
@@ -477,12 +477,12 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
   // The progress line (a terminal only), redrawn after each layer.
   auto show = [&](uint64_t done) {
     if (!tty) return;
-    char line[160];
-    std::snprintf(line, sizeof line,
-                  "few-checkers K=%d: %5.1f%% of %llu states, %.0f s (%d chunks resumed)", k,
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "few-checkers K=%d: %5.1f%% of %llu states (%d chunks resumed)", k,
                   100.0 * static_cast<double>(done) / static_cast<double>(open),
-                  static_cast<unsigned long long>(open), seconds_since(t0), resumed);
-    progress_line(*tty, line);
+                  static_cast<unsigned long long>(open), resumed);
+    line.status(text);
   };
   for (int l0 = 0; l0 < S.layers();) {
     int l1 = l0;
@@ -544,7 +544,7 @@ std::optional<FewCheckers> FewCheckers::solve_resumable(const Options& opt, cons
     show(total.states);
     l0 = l1;
   }
-  if (tty) *tty << "\r\x1b[K" << std::flush;  // the line erased, as every command's
+  line.clear_status();
   S.finish(total, seconds);
   f.save(file_name(dir, k));
   std::error_code ec;

@@ -11,7 +11,6 @@
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
-#include "solver/control.h"
 
 namespace loom::nardy::exact {
 
@@ -77,15 +76,6 @@ ChunkRead read_chunk(const std::string& path, const char* what, void* header, si
   for (const auto& [p, n] : parts)
     if (n && std::fread(p, n, 1, in.get()) != 1) return ChunkRead::kBad;
   return std::fgetc(in.get()) == EOF ? ChunkRead::kRead : ChunkRead::kBad;
-}
-
-void progress_line(std::ostream& tty, const std::string& text) {
-  const int columns = solver::terminal_columns();
-  std::string line = solver::fit_status_line(text, columns);
-  // Blanks after the text erase the end of a longer previous line.
-  const size_t width = static_cast<size_t>(std::max(columns - 1, 10));
-  line.append(std::min<size_t>(3, width - std::min(width, line.size())), ' ');
-  tty << '\r' << line << std::flush;
 }
 
 }  // namespace loom::nardy::exact

@@ -43,8 +43,4 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// Redraws the progress line `text` on the terminal `tty` (carriage return,
-/// fitted to the terminal's width so it never wraps).
-void progress_line(std::ostream& tty, const std::string& text);
-
 }  // namespace loom::nardy::exact
