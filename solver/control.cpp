@@ -83,6 +83,16 @@ RunControl::~RunControl() {
 
 void RunControl::status(const std::string& line) {
   if (!cfg_.tty) return;
+  step_ = line;
+  draw(line);
+}
+
+void RunControl::status_detail(const std::string& detail) {
+  if (!cfg_.tty) return;
+  draw(step_.empty() ? detail : step_ + " (" + detail + ")");
+}
+
+void RunControl::draw(const std::string& line) {
   if (seconds_since(last_status_) < 0.25) return;
   last_status_ = now();
   char t[32];

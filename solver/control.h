@@ -41,6 +41,9 @@ class RunControl {
 
   /// Shows `line` as the progress line (throttled; only with a terminal).
   void status(const std::string& line);
+  /// Shows the last status() line followed by " (detail)": a count that
+  /// moves inside a long step (nodes searched within an opening).
+  void status_detail(const std::string& detail);
   /// Erases the progress line (before printing results).
   void clear_status();
   /// Counts units of work for stop_after.
@@ -62,7 +65,10 @@ class RunControl {
 
   Config cfg_;
   Clock::time_point start_, last_status_, last_checkpoint_;
+  void draw(const std::string& line);
+
   uint64_t work_ = 0;
+  std::string step_;  // the last status() line, for status_detail
   bool status_shown_ = false;
   bool handlers_installed_ = false;
   struct sigaction old_int_ {

@@ -269,8 +269,7 @@ class DfsSolver {
     if (cfg_.max_nodes != 0 && nodes_ >= cfg_.max_nodes) throw NodeLimit("node limit reached");
     ++nodes_;
     if ((nodes_ & 0xffff) == 0) {
-      ctl_.status("searching: " + with_commas(nodes_) + " nodes, " + with_commas(stored_) +
-                  " stored");
+      ctl_.status_detail(with_commas(nodes_) + " nodes, " + with_commas(stored_) + " stored");
       if (ctl_.stop_requested()) throw Interrupted("interrupted while searching");
     }
     auto& ms = moves_at(ply);

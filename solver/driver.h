@@ -460,13 +460,15 @@ struct OpeningStop {};
 
 /// A search's progress tick (its Config::tick, every 2^20 nodes): reports
 /// the nodes since the last report to ctl (`counted` holds those already
-/// reported) and stops the search on a stop request. `engine` is read at
-/// each tick: it may be set after the tick is made.
+/// reported), shows the run's node count after the opening's progress
+/// line, and stops the search on a stop request. `engine` is read at each
+/// tick: it may be set after the tick is made.
 template <class Engine>
 std::function<void()> node_tick(RunControl& ctl, Engine* const& engine, uint64_t& counted) {
   return [&ctl, &engine, &counted] {
     ctl.work(engine->nodes() - counted);
     counted = engine->nodes();
+    ctl.status_detail(with_commas(counted) + " nodes");
     if (ctl.stop_requested()) throw OpeningStop{};
   };
 }
