@@ -14,6 +14,7 @@
 #include "app/typed_game.h"
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "solver/checkpoint.h"
 
 namespace loom {
 
@@ -263,7 +264,8 @@ std::vector<CommandSpec> solve_commands() {
            if (ga->given("--db")) throw InputError("--db is only used by nardy");
            auto g = ga->build();
            // Found out now, not at the first save after the work.
-           if (!o.checkpoint.empty()) check_writable(o.checkpoint, "--checkpoint");
+           if (!o.checkpoint.empty())
+             solver::check_checkpoint_writable(o.checkpoint, "--checkpoint");
            o.symmetry = !a->no_symmetry;
            o.pv = !a->no_pv;
            o.threads = a->threads > 0 ? a->threads : default_threads();

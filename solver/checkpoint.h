@@ -71,6 +71,15 @@ class CheckpointWriter {
   Checksum sum_;
 };
 
+/// Checks before work starts that a checkpoint can be saved at `path`:
+/// the file and the temporary file each save writes first (path + ".tmp")
+/// are not directories or other non-regular files, and the directory takes
+/// new files (check_writable). Throws InputError naming `what` and the path.
+inline void check_checkpoint_writable(const std::string& path, std::string_view what) {
+  check_writable(path, what);
+  check_writable(path + ".tmp", what);
+}
+
 class CheckpointReader {
  public:
   /// Opens and validates the whole file; throws InputError if it is not a

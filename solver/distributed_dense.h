@@ -86,7 +86,15 @@ class DistributedDense : public DenseMoves<S> {
   /// Enumerates and solves (resuming from the checkpoint if there is one).
   /// Collective. Throws Interrupted after saving on a stop request.
   void run(RunControl& ctl) {
-    if (!cfg_.checkpoint.empty()) resume();
+    if (!cfg_.checkpoint.empty()) {
+      // This rank's two slot files, found unwritable now, not at the first
+      // save after the enumeration.
+      guarded([&] {
+        for (uint64_t parity : {0, 1})
+          check_checkpoint_writable(slot_path(me_, parity), "--checkpoint");
+      });
+      resume();
+    }
     if (phase_ == 0) {
       enumerate(ctl);
       phase_ = 1;

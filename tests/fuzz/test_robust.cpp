@@ -284,6 +284,33 @@ TEST_CASE("files are opened only if regular: directories, FIFOs and missing file
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a checkpoint whose temporary or rank files cannot be written is refused before work",
+          "[robust][files][solver]") {
+  // Each save writes FILE.tmp first, and a dense run FILE.rank0.a/.b: a
+  // directory at one of those paths failed the first save only, after up to
+  // --checkpoint-interval seconds of work (or never, had the run finished
+  // first: a dense run saves on its interval or a stop).
+  const std::string dir = robust_temp("ckpt_paths");
+  std::filesystem::create_directories(dir);
+  const std::string ck = dir + "/g.ckpt";
+  std::filesystem::create_directories(ck + ".tmp");
+  auto r = run({"solve", "gadur", "--size", "2", "--checkpoint", ck});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("g.ckpt.tmp': it is a directory") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  std::filesystem::remove(ck + ".tmp");
+  std::filesystem::create_directories(ck + ".rank0.b");
+  // Side 3 takes a minute under the sanitizers: without the check this run
+  // solves to the end with nothing saved and exits 0.
+  r = run({"solve", "gadur", "--size", "3", "--rule", "capture=merge-only", "--method", "dense",
+           "--checkpoint", ck, "--checkpoint-interval", "100000"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("g.ckpt.rank0.b': it is a directory") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(std::filesystem::exists(ck));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("Migong --edges files: every bad kind of file is exit 2 with one line",
           "[robust][files][migong]") {
   std::string dir = robust_temp("edges");
