@@ -61,6 +61,13 @@ inline int32_t black_score(const Outcome& o) {
   return sign * kWinScore + o.margin2;
 }
 
+/// Could `black` be a score from Black's side? 0 (a stall or drawn end),
+/// or a win with a margin below 2^20 half points of the winner's sign.
+inline bool possible_score(int32_t black) {
+  const int32_t a = black < 0 ? -black : black;
+  return black == 0 || (a >= kWinScore && a - kWinScore < (1 << 20));
+}
+
 /// Converts a score from Black's side back to a value. `neutral` is the kind
 /// reported for a score of 0 (stall or drawn end).
 inline Value score_value(int32_t black, Value::Kind neutral) {

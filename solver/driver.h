@@ -927,8 +927,9 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
                   std::to_string(branches.size()));
     for (auto& x : done) {
       uint64_t has = rd.u64(1, "flag");
-      uint64_t raw = rd.u64();
+      uint64_t raw = rd.u64(0xffffffffu, "opening score");
       if (has) x = static_cast<int32_t>(static_cast<uint32_t>(raw));
+      if (x && !possible_score(*x)) rd.corrupt("an opening score out of range");
     }
     nodes_before = rd.u64();
     stall_loaded = rd.u64(1, "stall flag") != 0;
@@ -1004,6 +1005,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     return finish(false);
   }
   std::optional<S> pv_from;
+  int32_t pv_black = 0;  // the value the principal variation must end in
   if (root) {
     int32_t best = -kInfScore;  // from the mover's side
     if (branches.empty()) {
@@ -1025,12 +1027,14 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     int32_t black = root->to_move() == Color::kBlack ? best : -best;
     rep.value = score_value(black, neutral);
     pv_from = *root;
+    pv_black = black;
   } else if (!branches.empty()) {
     // Pie: the set-up nearest to even.
     const size_t pick = *nearest_even(branches.size(), [&](size_t i) { return done[i]; });
     rep.value = score_value(*done[pick], neutral);
     rep.pie_setup = branches[pick].name;
     pv_from = branches[pick].state;
+    pv_black = *done[pick];
   }
   if (o.pv && pv_from) {
     S s = *pv_from;
@@ -1045,6 +1049,13 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
         rep.pv.push_back(s.move_name(ms[x]));
         s.apply(ms[x], u);
       }
+      // A line played to the end must end in the value it stands for (a
+      // line of a stall stops at its ply cap, not at an end).
+      s.legal_moves(ms);
+      if (ms.empty() && black_score(s.outcome()) != pv_black)
+        throw InputError("checkpoint " + o.checkpoint +
+                         " is corrupt: its principal variation ends in another result than its "
+                         "value");
     } else {
       // Every opening is proved: a node limit met while the line is worked
       // out leaves the result complete, without the line (a rerun with the

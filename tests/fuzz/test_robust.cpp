@@ -430,6 +430,66 @@ TEST_CASE("a Migong checkpoint records the edge colouring: another colouring is 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a dfs checkpoint with a sound checksum but impossible values is refused as corrupt",
+          "[robust][checkpoint]") {
+  // The checksum catches damage, not an edit that recomputes it: such a
+  // file gave "black by -8388608" (a score word out of range) or a value
+  // its own principal variation contradicts.
+  const std::string dir = robust_temp("ckpt_values");
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/g.ckpt";
+  const std::vector<std::string> job = {
+      "solve", "gadur",  "--size",       "2", "--rule", "capture=merge-only", "--method",
+      "dfs",   "--json", "--checkpoint", file};
+  auto first = run(job);
+  REQUIRE(first.code == 0);
+  const auto j = last_json(first.out);
+  const size_t n = j["openings"].size(), plies = j["pv"].size();
+  REQUIRE(j["value"] == "black");
+  const std::string good = read_text(file);
+  // The payload's tail: the opening count, (flag, score) per opening, the
+  // nodes, the stall flag, the line's length and its moves; then the
+  // checksum.
+  const size_t count_at = good.size() - 8 - 8 * (1 + 2 * n + 3 + plies);
+  uint64_t w = 0;
+  std::memcpy(&w, good.data() + count_at, 8);
+  REQUIRE(w == n);
+  auto edited = [&](const std::vector<uint32_t>& scores) {
+    std::string b = good;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t v = scores[i];
+      std::memcpy(b.data() + count_at + 8 * (2 + 2 * i), &v, 8);
+    }
+    solver::Checksum sum;
+    sum.add(b.data(), b.size() - 8);
+    const uint64_t c = sum.value();
+    std::memcpy(b.data() + b.size() - 8, &c, 8);
+    return b;
+  };
+  const uint32_t black = 1u << 24, white = 0u - (1u << 24);
+  // The file as written, through the same edit: loads, and answers again.
+  std::vector<uint32_t> same;
+  for (const auto& o : j["openings"]) same.push_back(o["value"] == "black" ? black : white);
+  write_text(file, edited(same));
+  auto again = run(job);
+  REQUIRE(again.code == 0);
+  CHECK(last_json(again.out)["resumed"] == true);
+  CHECK(last_json(again.out)["value"] == "black");
+  write_text(file, edited(std::vector<uint32_t>(n, 12345)));
+  auto r = run(job);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+  CHECK(r.err.find("corrupt: an opening score out of range") != std::string::npos);
+  // Every opening a loss for Black: the value becomes White's, which the
+  // saved line (ending in Black's win) contradicts.
+  write_text(file, edited(std::vector<uint32_t>(n, white)));
+  r = run(job);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+  CHECK(r.err.find("corrupt: its principal variation ends in another result") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, not regular",
           "[robust][checkpoint][files]") {
   std::string dir = robust_temp("ckpt");
