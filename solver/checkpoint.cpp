@@ -67,9 +67,28 @@ uint64_t Checksum::value() const {
 
 // ---------------------------------------------------------------------------
 
+std::string checkpoint_target(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p = path;
+  std::error_code ec;
+  // At most 40 links, as the kernel follows (a loop is left to the open).
+  for (int hops = 0; hops < 40 && fs::is_symlink(p, ec); ++hops) {
+    const fs::path t = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = t.is_absolute() ? t : p.parent_path() / t;
+  }
+  return p.string();
+}
+
+void check_checkpoint_writable(const std::string& path, std::string_view what) {
+  const std::string target = checkpoint_target(path);
+  check_writable(target, what);
+  check_writable(target + ".tmp", what);
+}
+
 CheckpointWriter::CheckpointWriter(std::string path, std::string_view kind,
                                    std::string_view signature)
-    : path_(std::move(path)), tmp_(path_ + ".tmp") {
+    : path_(checkpoint_target(path)), tmp_(path_ + ".tmp") {
   // A fresh file ("x": never through whatever might sit at tmp_, such as a
   // FIFO left there, which would block).
   std::remove(tmp_.c_str());

@@ -42,6 +42,7 @@ class Checksum {
 
 class CheckpointWriter {
  public:
+  /// Writes to checkpoint_target(path): through a symbolic link.
   CheckpointWriter(std::string path, std::string_view kind, std::string_view signature);
   ~CheckpointWriter();
   CheckpointWriter(const CheckpointWriter&) = delete;
@@ -71,14 +72,17 @@ class CheckpointWriter {
   Checksum sum_;
 };
 
+/// Where a checkpoint named `path` is written: `path`, or, when it is a
+/// symbolic link, the file it leads to (the save's rename replaces that
+/// file; the link stays).
+std::string checkpoint_target(const std::string& path);
+
 /// Checks before work starts that a checkpoint can be saved at `path`:
-/// the file and the temporary file each save writes first (path + ".tmp")
-/// are not directories or other non-regular files, and the directory takes
-/// new files (check_writable). Throws InputError naming `what` and the path.
-inline void check_checkpoint_writable(const std::string& path, std::string_view what) {
-  check_writable(path, what);
-  check_writable(path + ".tmp", what);
-}
+/// the file and the temporary file each save writes first (its target +
+/// ".tmp") are not directories or other non-regular files, and the
+/// directory takes new files (check_writable). Throws InputError naming
+/// `what` and the path.
+void check_checkpoint_writable(const std::string& path, std::string_view what);
 
 class CheckpointReader {
  public:

@@ -490,6 +490,34 @@ TEST_CASE("a dfs checkpoint with a sound checksum but impossible values is refus
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a checkpoint named through a symbolic link is written to the link's file",
+          "[robust][checkpoint]") {
+  // The save's rename replaced the link by a regular file, so the file the
+  // link led to (perhaps on another disk) never received a checkpoint.
+  const std::string dir = robust_temp("ckpt_link");
+  std::filesystem::create_directories(dir + "/store");
+  const std::string link = dir + "/g.ckpt", target = dir + "/store/real.ckpt";
+  std::filesystem::create_symlink("store/real.ckpt", link);  // dangling until the first save
+  const std::vector<std::string> job = {"solve",  "gadur",        "--size", "2",
+                                        "--json", "--checkpoint", link};
+  auto first = run(job);
+  REQUIRE(first.code == 0);
+  CHECK(std::filesystem::is_symlink(link));
+  CHECK(std::filesystem::is_regular_file(std::filesystem::symlink_status(target)));
+  CHECK_FALSE(std::filesystem::exists(target + ".tmp"));
+  auto again = run(job);
+  REQUIRE(again.code == 0);
+  CHECK(last_json(again.out)["resumed"] == true);
+  CHECK(std::filesystem::is_symlink(link));
+  // The temporary file beside the target is probed before any work.
+  std::filesystem::create_directories(target + ".tmp");
+  std::filesystem::remove(target);
+  auto r = run(job);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("real.ckpt.tmp': it is a directory") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, not regular",
           "[robust][checkpoint][files]") {
   std::string dir = robust_temp("ckpt");
