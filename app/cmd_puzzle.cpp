@@ -6,6 +6,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <type_traits>
 
@@ -21,6 +22,7 @@
 #include "puzzles/progress.h"
 #include "puzzles/puzzles.h"
 #include "puzzles/same_position.h"
+#include "solver/checkpoint.h"
 
 namespace loom {
 
@@ -45,8 +47,9 @@ struct MakeArgs {
 
 /// The progress file of DIR (puzzles/progress.h): the directory is created
 /// and the file's place tried before any work, so that an unwritable --out
-/// is found out now, not after the generation.
-std::string prepare_progress(const std::string& dir) {
+/// is found out now, not after the generation; `lock` takes the progress
+/// file's lock (two runs never share one --out), held until the command ends.
+std::string prepare_progress(const std::string& dir, std::optional<solver::CheckpointLock>& lock) {
   if (dir.empty()) throw InputError("--out needs a directory name");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -58,6 +61,7 @@ std::string prepare_progress(const std::string& dir) {
   // found only when the finished collection was written).
   for (const char* name : {"puzzles.jsonl", "index.html", "puzzles.job"})
     check_writable((std::filesystem::path(dir) / name).string(), "--out");
+  lock.emplace(path, "--out");
   return path;
 }
 
@@ -106,6 +110,7 @@ void refuse_empty(const puzzles::MakeReport& rep, const std::string& progress_fi
 void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err) {
   const GameInfo& info = find_game(a.game);
   const bool tty = &err == &std::cerr && ::isatty(STDERR_FILENO);
+  std::optional<solver::CheckpointLock> lock;  // taken by prepare_progress
   if (a.game == "nardy") {
     if (cmd->count("--size")) throw InputError("--size is not used by nardy (a fixed board)");
     if (cmd->count("--max-positions"))
@@ -130,7 +135,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
     o.stop_after = a.stop_after;
     o.version = loom_version();
     puzzles::check_nardy_make(o);
-    o.progress_file = prepare_progress(a.out);
+    o.progress_file = prepare_progress(a.out, lock);
     auto rep = puzzles::make_nardy_puzzles(o);
     refuse_empty(rep, o.progress_file);
     const std::string title = title_of("Long Nardy bear-off puzzles, at most " +
@@ -166,7 +171,7 @@ void make(const MakeArgs& a, CLI::App* cmd, std::ostream& out, std::ostream& err
   visit_state(*g, [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;
     if constexpr (puzzles::kPuzzleState<S>) {
-      o.progress_file = prepare_progress(a.out);
+      o.progress_file = prepare_progress(a.out, lock);
       rep = puzzles::make_puzzles(s, o);
     } else
       throw InputError(std::string(kBoards) + "; side " + std::to_string(o.size) + " is neither");

@@ -290,6 +290,13 @@ std::vector<CommandSpec> solve_commands() {
              throw InputError(std::string(o.replay ? "--replay" : "--value-only") +
                               ": with --method superko, first moves (not --pie)");
            if (o.replay_mb && !o.replay) throw InputError("--replay-mb: only with --replay");
+           // One process at a time saves into a checkpoint (under mpirun,
+           // each rank into its own files).
+           std::optional<solver::CheckpointLock> lock;
+           if (!o.checkpoint.empty())
+             lock.emplace(
+                 ranks ? o.checkpoint + ".rank" + std::to_string(o.exchange->rank()) : o.checkpoint,
+                 "--checkpoint");
            solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
            r.symmetries = symmetries_used(*g, r.symmetries);
            job.pie_setups = a->pie;

@@ -1,5 +1,8 @@
 #include "solver/checkpoint.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -84,6 +87,51 @@ void check_checkpoint_writable(const std::string& path, std::string_view what) {
   const std::string target = checkpoint_target(path);
   check_writable(target, what);
   check_writable(target + ".tmp", what);
+}
+
+CheckpointLock::CheckpointLock(const std::string& path, std::string_view what)
+    : lock_(checkpoint_target(path) + ".lock") {
+  auto fail = [&](const std::string& why) {
+    return InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + why);
+  };
+  // A holder that ends removes the file it locked: a lock taken on a file
+  // no longer at the path is let go and taken again on the new one.
+  for (int tries = 0; tries < 100; ++tries) {
+    const int fd =
+        ::open(lock_.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0) throw fail("cannot create its lock file " + lock_ + ": " + sys_error());
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int e = errno;
+      char buf[32] = {};
+      const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+      ::close(fd);
+      if (e != EWOULDBLOCK) throw fail("cannot lock " + lock_ + ": " + std::strerror(e));
+      std::string pid(buf, n > 0 ? static_cast<size_t>(n) : 0);
+      while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+      throw fail("another loom process" +
+                 (pid.empty() ? "" : " (pid " + clip_token(pid, 20) + ")") +
+                 " is using this checkpoint; wait for it to end or name another file");
+    }
+    struct stat held {
+    }, named{};
+    if (::fstat(fd, &held) == 0 && ::stat(lock_.c_str(), &named) == 0 &&
+        held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+      const std::string pid = std::to_string(::getpid()) + "\n";
+      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+        // The pid only improves the message of a run refused.
+      }
+      fd_ = fd;
+      return;
+    }
+    ::close(fd);
+  }
+  throw fail("cannot lock " + lock_ + ": it keeps being replaced");
+}
+
+CheckpointLock::~CheckpointLock() {
+  if (fd_ < 0) return;
+  ::unlink(lock_.c_str());  // before the lock is let go (see the constructor)
+  ::close(fd_);
 }
 
 CheckpointWriter::CheckpointWriter(std::string path, std::string_view kind,

@@ -40,6 +40,27 @@ class Checksum {
   uint64_t total_ = 0;
 };
 
+/// Held by a run for as long as it uses a checkpoint: an exclusive lock
+/// (flock) on the file beside the checkpoint's target named + ".lock", so
+/// that two processes never save into one checkpoint (two terminals, or
+/// `mpirun` starting a loom built without MPI: every process then runs the
+/// whole job alone). A second run is refused (InputError, exit 2) while the
+/// first holds it. The lock file holds the holder's pid and is removed at
+/// the end; one a killed run left behind is not locked and is taken over.
+class CheckpointLock {
+ public:
+  /// `what` names the option in messages ("--checkpoint").
+  CheckpointLock(const std::string& path, std::string_view what);
+  ~CheckpointLock();
+  CheckpointLock(const CheckpointLock&) = delete;
+  CheckpointLock& operator=(const CheckpointLock&) = delete;
+  const std::string& file() const { return lock_; }
+
+ private:
+  std::string lock_;
+  int fd_ = -1;
+};
+
 class CheckpointWriter {
  public:
   /// Writes to checkpoint_target(path): through a symbolic link.

@@ -518,6 +518,42 @@ TEST_CASE("a checkpoint named through a symbolic link is written to the link's f
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("two runs never share a checkpoint or a puzzle directory", "[robust][checkpoint]") {
+  // Two processes saving into one checkpoint (two terminals, or mpirun
+  // starting a loom built without MPI) overwrote each other's work.
+  const std::string dir = robust_temp("ckpt_lock");
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/g.ckpt";
+  const std::vector<std::string> job = {"solve", "gadur", "--size", "2", "--checkpoint", file};
+  {
+    // The other run: a lock held here (flock locks of two open files
+    // conflict within one process as between two).
+    solver::CheckpointLock other(file, "--checkpoint");
+    CHECK(other.file() == file + ".lock");
+    CHECK(read_text(file + ".lock") == std::to_string(::getpid()) + "\n");
+    auto r = run(job);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.find("another loom process (pid " + std::to_string(::getpid()) +
+                     ") is using this checkpoint") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(file));
+    const std::string out = dir + "/puzzles";
+    std::filesystem::create_directories(out);
+    solver::CheckpointLock making(out + "/puzzles.progress", "--out");
+    auto p = run(
+        {"puzzle", "make", "gadur", "--size", "2", "--count", "1", "--seed", "1", "--out", out});
+    CHECK(p.code == 2);
+    CHECK(p.err.find("--out '" + out + "/puzzles.progress': another loom process") !=
+          std::string::npos);
+  }
+  CHECK_FALSE(std::filesystem::exists(file + ".lock"));  // removed by its holder
+  // A lock file left by a killed run is not locked: it is taken over.
+  write_text(file + ".lock", "999999\n");
+  REQUIRE(run(job).code == 0);
+  CHECK_FALSE(std::filesystem::exists(file + ".lock"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, not regular",
           "[robust][checkpoint][files]") {
   std::string dir = robust_temp("ckpt");
