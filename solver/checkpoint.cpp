@@ -210,6 +210,14 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
   for (size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
     std::string_view x = k < a.size() ? a[k] : "(none)", y = k < b.size() ? b[k] : "(none)";
     if (x == y) continue;
+    // Shown without trailing blanks (the rules field ends in one; the
+    // signature keeps it, so files already written still match).
+    auto trim = [](std::string_view v) {
+      while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+      return v;
+    };
+    x = trim(x);
+    y = trim(y);
     return "this job has '" + clip_token(x, 60) + "', the file '" + clip_token(y, 60) + "'";
   }
   return "the signatures differ";

@@ -597,6 +597,9 @@ TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, n
   CHECK(other.code == 2);
   CHECK(other.err.find("does not match this job") != std::string::npos);
   CHECK(other.err.find("capture=") != std::string::npos);
+  // The fields quoted as they read, without the signature's trailing blank.
+  CHECK(other.err.find("capture=merge-only', the file 'rules=exception=whole capture=any';") !=
+        std::string::npos);
   CHECK(other.err.find("corrupt") == std::string::npos);
   auto kind = run({"solve", "gadur", "--size", "2", "--method", "dfs", "--checkpoint", file});
   CHECK(kind.code == 2);
