@@ -89,28 +89,42 @@ void check_checkpoint_writable(const std::string& path, std::string_view what) {
   check_writable(target + ".tmp", what);
 }
 
-CheckpointLock::CheckpointLock(const std::string& path, std::string_view what)
+CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, Busy busy,
+                               std::ostream* note)
     : lock_(checkpoint_target(path) + ".lock") {
   auto fail = [&](const std::string& why) {
     return InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + why);
   };
   // A holder that ends removes the file it locked: a lock taken on a file
   // no longer at the path is let go and taken again on the new one.
+  bool noted = false;
   for (int tries = 0; tries < 100; ++tries) {
     const int fd =
         ::open(lock_.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     if (fd < 0) throw fail("cannot create its lock file " + lock_ + ": " + sys_error());
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int e = errno;
-      char buf[32] = {};
-      const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
-      ::close(fd);
-      if (e != EWOULDBLOCK) throw fail("cannot lock " + lock_ + ": " + std::strerror(e));
-      std::string pid(buf, n > 0 ? static_cast<size_t>(n) : 0);
-      while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-      throw fail("another loom process" +
-                 (pid.empty() ? "" : " (pid " + clip_token(pid, 20) + ")") +
-                 " is using this checkpoint; wait for it to end or name another file");
+      int e = errno;
+      std::string holder;
+      if (e == EWOULDBLOCK) {
+        char buf[32] = {};
+        const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+        std::string pid(buf, n > 0 ? static_cast<size_t>(n) : 0);
+        while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+        holder = "another loom process" + (pid.empty() ? "" : " (pid " + clip_token(pid, 20) + ")");
+        if (busy == Busy::kWait) {
+          if (note && !noted)
+            *note << "loom: waiting for " << holder << ", which holds " << lock_ << "\n";
+          noted = true;
+          // Blocks; a signal handler installed without SA_RESTART ends it.
+          e = ::flock(fd, LOCK_EX) == 0 ? 0 : errno;
+        }
+      }
+      if (e != 0) {
+        ::close(fd);
+        if (e == EINTR) throw Interrupted("interrupted while waiting for " + holder);
+        if (e != EWOULDBLOCK) throw fail("cannot lock " + lock_ + ": " + std::strerror(e));
+        throw fail(holder + " is using this checkpoint; wait for it to end or name another file");
+      }
     }
     struct stat held {
     }, named{};

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,8 +50,16 @@ class Checksum {
 /// the end; one a killed run left behind is not locked and is taken over.
 class CheckpointLock {
  public:
-  /// `what` names the option in messages ("--checkpoint").
-  CheckpointLock(const std::string& path, std::string_view what);
+  /// What a lock another process holds does to this one.
+  enum class Busy {
+    kRefuse,  ///< InputError at once (a checkpoint: two runs of one job)
+    kWait,    ///< wait until it is let go (a table another run is building)
+  };
+  /// `what` names the option or file in messages ("--checkpoint"). With
+  /// Busy::kWait one line goes to `note` (if any) before waiting; a signal
+  /// while waiting throws Interrupted.
+  CheckpointLock(const std::string& path, std::string_view what, Busy busy = Busy::kRefuse,
+                 std::ostream* note = nullptr);
   ~CheckpointLock();
   CheckpointLock(const CheckpointLock&) = delete;
   CheckpointLock& operator=(const CheckpointLock&) = delete;

@@ -14,11 +14,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "solver/checkpoint.h"
 #include "solver/control.h"
 #include "solver/nardy/table_file.h"
 
@@ -605,10 +607,18 @@ const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* lo
   if (threads <= 0) threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
   std::string why;
   auto t = load(file_name(dir, n), n, &why);
+  // One build at a time: a run that finds another building the table waits
+  // for it and loads what it wrote.
+  std::optional<solver::CheckpointLock> building;
+  if (!t) {
+    make_directory(dir, "database directory");
+    building.emplace(file_name(dir, n), "bear-off database", solver::CheckpointLock::Busy::kWait,
+                     log);
+    t = load(file_name(dir, n), n, &why);
+  }
   if (!t) {
     std::error_code ec;
     if (fs::exists(file_name(dir, n), ec) && log) *log << "loom: " << why << "; rebuilding\n";
-    make_directory(dir, "database directory");
     // A large build says so before it starts, terminal or not: N = 15 takes
     // about 40 CPU minutes and 11.8 GB (the progress line is for terminals).
     const uint32_t homes = Layout(n).size;

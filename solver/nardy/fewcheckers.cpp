@@ -16,6 +16,7 @@
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
+#include "solver/checkpoint.h"
 #include "solver/control.h"
 #include "solver/core.h"
 #include "solver/nardy/table_file.h"
@@ -558,11 +559,17 @@ FewCheckers FewCheckers::cached(const Options& opt, const std::string& dir, std:
   std::string why;
   auto f = load(file_name(dir, opt.checkers), opt, &why);
   if (f) return std::move(*f);
+  // One solve at a time: a run that finds another solving the table waits
+  // for it and loads what it wrote.
+  make_directory(dir, "table directory");
+  solver::CheckpointLock solving(file_name(dir, opt.checkers), "few-checker table",
+                                 solver::CheckpointLock::Busy::kWait, log);
+  f = load(file_name(dir, opt.checkers), opt, &why);
+  if (f) return std::move(*f);
   // (load() refused anything at the path that is not a regular file.)
   std::error_code ec;
   if (std::filesystem::exists(file_name(dir, opt.checkers), ec) && log)
     *log << "loom: " << why << "; solving again\n";
-  make_directory(dir, "table directory");
   f = solve_resumable(opt, dir, threads, log, tty, stop_after_chunks);
   if (!f) throw Interrupted("few-checker solve stopped (--stop-after); run again to resume");
   return std::move(*f);

@@ -790,6 +790,52 @@ TEST_CASE("Ctrl-C stops an audit with the report of what it finished, exit 130",
   std::filesystem::remove(dir + ".err");
 }
 
+TEST_CASE("a run waits for the Long Nardy table another run is building instead of building it too",
+          "[robust][nardy]") {
+  // Two runs building one table wrote the same FILE.tmp and chunk files at
+  // once; the second's rename then failed (exit 2) or placed a file the
+  // first was still writing.
+  const std::string dir = robust_temp("nardy_wait");
+  std::filesystem::create_directories(dir);
+  const std::string err_file = dir + ".err", out_file = dir + ".out";
+  pid_t pid = -1;
+  {
+    // The other run, building the bear-off table N = 3.
+    solver::CheckpointLock other(dir + "/nardy-bearoff-n3.bin", "bear-off database");
+    pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      if (!std::freopen(out_file.c_str(), "w", stdout) ||
+          !std::freopen(err_file.c_str(), "w", stderr))
+        ::_exit(126);
+      ::execl(LOOM_BIN, LOOM_BIN, "solve", "nardy", "--position",
+              "W:2,0,0,0,1,0,0,0,0,0,0,0,0,-1,0,0,0,-1,0,0,0,0,0,0", "--db", dir.c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    bool waiting = false;
+    for (int i = 0; i < 600 && !waiting; ++i) {
+      waiting = read_text(err_file).find("loom: waiting for another loom process (pid " +
+                                         std::to_string(::getpid()) + ")") != std::string::npos;
+      if (!waiting) ::usleep(100'000);
+    }
+    CHECK(waiting);
+    int status = 0;
+    CHECK(::waitpid(pid, &status, WNOHANG) == 0);  // still waiting
+    CHECK_FALSE(std::filesystem::exists(dir + "/nardy-bearoff-n3.bin"));
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(read_text(out_file).find("p_win") != std::string::npos);
+  CHECK(std::filesystem::exists(dir + "/nardy-bearoff-n3.bin"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/nardy-bearoff-n3.bin.lock"));
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(err_file);
+  std::filesystem::remove(out_file);
+}
+
 TEST_CASE("a Long Nardy table build erases its progress line at the end, as every command does",
           "[robust][nardy]") {
   // The bear-off and few-checker builds ended their line with a newline, so
