@@ -56,7 +56,7 @@ std::string prepare_progress(const std::string& dir, std::optional<solver::Check
   if (ec)
     throw InputError("cannot create directory '" + clip_token(dir, 200) + "': " + ec.message());
   std::string path = puzzles::progress_path(dir);
-  check_writable(path, "--out");
+  solver::check_checkpoint_writable(path, "--out");
   // The collection's fixed files too (a directory in the place of one was
   // found only when the finished collection was written).
   for (const char* name : {"puzzles.jsonl", "index.html", "puzzles.job"})

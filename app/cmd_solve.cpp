@@ -290,13 +290,17 @@ std::vector<CommandSpec> solve_commands() {
              throw InputError(std::string(o.replay ? "--replay" : "--value-only") +
                               ": with --method superko, first moves (not --pie)");
            if (o.replay_mb && !o.replay) throw InputError("--replay-mb: only with --replay");
-           // One process at a time saves into a checkpoint (under mpirun,
-           // each rank into its own files).
+           // One process at a time saves into a checkpoint: FILE.lock for a
+           // run of one process and for rank 0 (which writes FILE and the
+           // part FILE.rank0), FILE.rank<r>.lock beside the target for the
+           // other ranks.
            std::optional<solver::CheckpointLock> lock;
            if (!o.checkpoint.empty())
-             lock.emplace(
-                 ranks ? o.checkpoint + ".rank" + std::to_string(o.exchange->rank()) : o.checkpoint,
-                 "--checkpoint");
+             lock.emplace(ranks && o.exchange->rank() != 0
+                              ? solver::checkpoint_target(o.checkpoint) + ".rank" +
+                                    std::to_string(o.exchange->rank())
+                              : o.checkpoint,
+                          "--checkpoint");
            solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
            r.symmetries = symmetries_used(*g, r.symmetries);
            job.pie_setups = a->pie;

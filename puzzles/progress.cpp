@@ -179,9 +179,17 @@ std::optional<Progress> load_progress(
 }
 
 void remove_progress(const std::string& path) {
+  // Through a symbolic link the file written is its target (the link stays,
+  // as for every checkpoint).
+  std::string target = path;
+  try {
+    target = solver::checkpoint_target(path);
+  } catch (const InputError&) {
+    return;  // a loop of links: no progress file was ever written there
+  }
   std::error_code ec;
-  std::filesystem::remove(path, ec);
-  std::filesystem::remove(path + ".tmp", ec);
+  std::filesystem::remove(target, ec);
+  std::filesystem::remove(target + ".tmp", ec);
 }
 
 }  // namespace loom::puzzles

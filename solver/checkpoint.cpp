@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace loom::solver {
 
@@ -70,16 +72,42 @@ uint64_t Checksum::value() const {
 
 // ---------------------------------------------------------------------------
 
+namespace {
+
+/// The start of what a lock file holds: the mark, then the holder's pid.
+constexpr std::string_view kLockMark = "loom lock file, pid ";
+
+/// The holder's pid in a lock file ("" when it is empty or being written),
+/// or nullopt when the file is not a loom lock file.
+std::optional<std::string> lock_holder(int fd) {
+  char buf[64] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  std::string_view text(buf, n > 0 ? static_cast<size_t>(n) : 0);
+  if (text.size() <= kLockMark.size()) {
+    if (kLockMark.substr(0, text.size()) != text) return std::nullopt;
+    return "";
+  }
+  if (text.substr(0, kLockMark.size()) != kLockMark) return std::nullopt;
+  text.remove_prefix(kLockMark.size());
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  return clip_token(text, 20);
+}
+
+}  // namespace
+
 std::string checkpoint_target(const std::string& path) {
   namespace fs = std::filesystem;
   fs::path p = path;
   std::error_code ec;
-  // At most 40 links, as the kernel follows (a loop is left to the open).
+  // At most 40 links, as the kernel follows.
   for (int hops = 0; hops < 40 && fs::is_symlink(p, ec); ++hops) {
     const fs::path t = fs::read_symlink(p, ec);
     if (ec) break;
     p = t.is_absolute() ? t : p.parent_path() / t;
   }
+  if (fs::is_symlink(p, ec))
+    throw InputError("checkpoint '" + clip_token(path, 200) +
+                     "': too many levels of symbolic links (a loop?)");
   return p.string();
 }
 
@@ -87,6 +115,18 @@ void check_checkpoint_writable(const std::string& path, std::string_view what) {
   const std::string target = checkpoint_target(path);
   check_writable(target, what);
   check_writable(target + ".tmp", what);
+  // Another run's lock file (FILE.lock) named as a checkpoint: its saves
+  // would replace the lock of a run in progress.
+  const int fd = ::open(target.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd >= 0) {
+    const auto holder = lock_holder(fd);
+    struct stat st {};
+    const bool lock = ::fstat(fd, &st) == 0 && st.st_size > 0 && holder;
+    ::close(fd);
+    if (lock)
+      throw InputError(std::string(what) + " '" + clip_token(path, 200) +
+                       "': it is the lock file of a loom run, not a checkpoint; name another file");
+  }
 }
 
 CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, Busy busy,
@@ -95,43 +135,48 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
   auto fail = [&](const std::string& why) {
     return InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + why);
   };
+  const std::string shown = clip_token(lock_, 200);
   // A holder that ends removes the file it locked: a lock taken on a file
   // no longer at the path is let go and taken again on the new one.
   bool noted = false;
   for (int tries = 0; tries < 100; ++tries) {
     const int fd =
         ::open(lock_.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-    if (fd < 0) throw fail("cannot create its lock file " + lock_ + ": " + sys_error());
+    if (fd < 0 && errno == ELOOP)
+      throw fail("its lock file " + shown + " is a symbolic link; remove it");
+    if (fd < 0) throw fail("cannot create its lock file " + shown + ": " + sys_error());
+    // A file of the user's at the lock's name (a checkpoint named X.lock
+    // beside X) is never taken over, written or removed.
+    auto holder = lock_holder(fd);
+    if (!holder) {
+      ::close(fd);
+      throw fail("the file " + shown +
+                 " is in the place of its lock file and is not a loom lock file; rename it");
+    }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       int e = errno;
-      std::string holder;
-      if (e == EWOULDBLOCK) {
-        char buf[32] = {};
-        const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
-        std::string pid(buf, n > 0 ? static_cast<size_t>(n) : 0);
-        while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-        holder = "another loom process" + (pid.empty() ? "" : " (pid " + clip_token(pid, 20) + ")");
-        if (busy == Busy::kWait) {
-          if (note && !noted)
-            *note << "loom: waiting for " << holder << ", which holds " << lock_ << "\n";
-          noted = true;
-          // Blocks; a signal handler installed without SA_RESTART ends it.
-          e = ::flock(fd, LOCK_EX) == 0 ? 0 : errno;
-        }
+      const std::string who =
+          "another loom process" + (holder->empty() ? "" : " (pid " + *holder + ")");
+      if (e == EWOULDBLOCK && busy == Busy::kWait) {
+        if (note && !noted)
+          *note << "loom: waiting for " << who << ", which holds " << shown << "\n";
+        noted = true;
+        // Blocks; a signal handler installed without SA_RESTART ends it.
+        e = ::flock(fd, LOCK_EX) == 0 ? 0 : errno;
       }
       if (e != 0) {
         ::close(fd);
-        if (e == EINTR) throw Interrupted("interrupted while waiting for " + holder);
-        if (e != EWOULDBLOCK) throw fail("cannot lock " + lock_ + ": " + std::strerror(e));
-        throw fail(holder + " is using this checkpoint; wait for it to end or name another file");
+        if (e == EINTR) throw Interrupted("interrupted while waiting for " + who);
+        if (e != EWOULDBLOCK) throw fail("cannot lock " + shown + ": " + std::strerror(e));
+        throw fail(who + " is using this checkpoint; wait for it to end or name another file");
       }
     }
     struct stat held {
     }, named{};
     if (::fstat(fd, &held) == 0 && ::stat(lock_.c_str(), &named) == 0 &&
         held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
-      const std::string pid = std::to_string(::getpid()) + "\n";
-      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+      const std::string text = std::string(kLockMark) + std::to_string(::getpid()) + "\n";
+      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) < 0) {
         // The pid only improves the message of a run refused.
       }
       fd_ = fd;
@@ -139,12 +184,19 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
     }
     ::close(fd);
   }
-  throw fail("cannot lock " + lock_ + ": it keeps being replaced");
+  throw fail("cannot lock " + shown + ": it keeps being replaced");
 }
 
 CheckpointLock::~CheckpointLock() {
   if (fd_ < 0) return;
-  ::unlink(lock_.c_str());  // before the lock is let go (see the constructor)
+  // Removed only while it is still the file at the name (not if someone
+  // deleted it and another run made a new one), and before the lock is let
+  // go (see the constructor).
+  struct stat held {
+  }, named{};
+  if (::fstat(fd_, &held) == 0 && ::stat(lock_.c_str(), &named) == 0 &&
+      held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+    ::unlink(lock_.c_str());
   ::close(fd_);
 }
 

@@ -84,21 +84,33 @@ RunControl::~RunControl() {
 void RunControl::status(const std::string& line) {
   if (!cfg_.tty) return;
   step_ = line;
-  draw(line);
+  draw(line, "");
 }
 
 void RunControl::status_detail(const std::string& detail) {
   if (!cfg_.tty) return;
-  draw(step_.empty() ? detail : step_ + " (" + detail + ")");
+  if (step_.empty())
+    draw(detail, "");
+  else
+    draw(step_, " (" + detail + ")");
 }
 
-void RunControl::draw(const std::string& line) {
+void RunControl::draw(const std::string& step, const std::string& tail) {
   if (seconds_since(last_status_) < 0.25) return;
   last_status_ = now();
   char t[32];
   std::snprintf(t, sizeof t, "[%7.1fs] ", elapsed());
-  std::string s = fit_status_line(t + line, terminal_columns());
-  *cfg_.tty << "\r\x1b[K" << s << std::flush;
+  const std::string head = t;
+  const int columns = terminal_columns();
+  std::string line = head + step + tail;
+  // Too wide with a detail: the step is cut from its front, so that its end
+  // (the opening being searched) and the detail (the count) both stay.
+  const size_t width = static_cast<size_t>(std::max(columns - 1, 10));
+  if (line.size() > width && !tail.empty() && head.size() + tail.size() + 8 <= width) {
+    const size_t keep = width - head.size() - tail.size() - 3;
+    line = head + "..." + step.substr(step.size() - std::min(keep, step.size())) + tail;
+  }
+  *cfg_.tty << "\r\x1b[K" << fit_status_line(line, columns) << std::flush;
   status_shown_ = true;
 }
 

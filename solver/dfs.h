@@ -118,7 +118,10 @@ class DfsSolver {
 
   /// A principal variation from s: optimal moves until the end (at most
   /// `max_plies`), ties resolved by move order.
-  std::vector<Move> principal_variation(const S& s, int max_plies = 400) {
+  /// The longest line principal_variation() works out (a stall's line
+  /// goes on for ever).
+  static constexpr int kPvMaxPlies = 400;
+  std::vector<Move> principal_variation(const S& s, int max_plies = kPvMaxPlies) {
     std::vector<Move> pv;
     S t = s;
     std::vector<Move> ms;

@@ -565,7 +565,9 @@ class DistributedDense : public DenseMoves<S> {
   static constexpr const char* kManifestKind = "dense-partitioned-manifest";
 
   std::string slot_path(uint32_t rank, uint64_t seq) const {
-    return cfg_.checkpoint + ".rank" + std::to_string(rank) + (seq % 2 ? ".a" : ".b");
+    // Beside the manifest: through a symbolic link, beside its target.
+    return checkpoint_target(cfg_.checkpoint) + ".rank" + std::to_string(rank) +
+           (seq % 2 ? ".a" : ".b");
   }
   std::string rank_signature() const {
     return cfg_.signature + "; ranks=" + std::to_string(k_) + "; rank=" + std::to_string(me_);

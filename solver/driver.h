@@ -1044,23 +1044,26 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       for (uint64_t x : *pv_saved) {
         s.legal_moves(ms);
         if (x >= ms.size())
-          throw InputError("checkpoint " + o.checkpoint +
+          throw InputError("checkpoint " + clip_token(o.checkpoint, 200) +
                            ": its principal variation plays a move this position does not have");
         rep.pv.push_back(s.move_name(ms[x]));
         s.apply(ms[x], u);
       }
-      // A line played to the end must end in the value it stands for (a
-      // line of a stall stops at its ply cap, not at an end).
+      // The line saved goes to an end, which must be the value it stands
+      // for, or to its ply cap (a stall's line).
       s.legal_moves(ms);
-      if (ms.empty() && black_score(s.outcome()) != pv_black)
-        throw InputError("checkpoint " + o.checkpoint +
-                         " is corrupt: its principal variation ends in another result than its "
-                         "value");
+      if (ms.empty() ? black_score(s.outcome()) != pv_black
+                     : pv_saved->size() != static_cast<size_t>(DfsSolver<S>::kPvMaxPlies))
+        throw InputError("checkpoint " + clip_token(o.checkpoint, 200) +
+                         " is corrupt: its principal variation " +
+                         (ms.empty() ? "ends in another result than its value"
+                                     : "stops before the end of the game"));
     } else {
       // Every opening is proved: a node limit met while the line is worked
       // out leaves the result complete, without the line (a rerun with the
       // checkpoint and a larger limit adds it).
       std::vector<Move> line;
+      ctl.status("dfs: working out the principal variation");
       try {
         line = d.principal_variation(*pv_from);
       } catch (const NodeLimit&) {

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -308,6 +309,14 @@ TEST_CASE("a checkpoint whose temporary or rank files cannot be written is refus
   CHECK(r.err.find("g.ckpt.rank0.b': it is a directory") != std::string::npos);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK_FALSE(std::filesystem::exists(ck));
+  // puzzle make's progress file likewise (an empty directory there was
+  // removed at the end of a run that finished before its first save).
+  const std::string out = dir + "/puzzles";
+  std::filesystem::create_directories(out + "/puzzles.progress.tmp");
+  r = run({"puzzle", "make", "gadur", "--size", "2", "--count", "1", "--seed", "1", "--out", out});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("puzzles.progress.tmp': it is a directory") != std::string::npos);
+  CHECK(std::filesystem::is_directory(out + "/puzzles.progress.tmp"));
   std::filesystem::remove_all(dir);
 }
 
@@ -487,6 +496,23 @@ TEST_CASE("a dfs checkpoint with a sound checksum but impossible values is refus
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
   CHECK(r.err.find("corrupt: its principal variation ends in another result") != std::string::npos);
+  // The line cut short by one move (its length word and its last move
+  // dropped): it no longer reaches the end of the game.
+  {
+    std::string b = good.substr(0, good.size() - 16);
+    const uint64_t shorter = plies - 1;
+    std::memcpy(b.data() + count_at + 8 * (1 + 2 * n + 2), &shorter, 8);
+    b.append(8, '\0');
+    solver::Checksum sum;
+    sum.add(b.data(), b.size() - 8);
+    const uint64_t c = sum.value();
+    std::memcpy(b.data() + b.size() - 8, &c, 8);
+    write_text(file, b);
+  }
+  r = run(job);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("corrupt: its principal variation stops before the end of the game") !=
+        std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
@@ -509,6 +535,25 @@ TEST_CASE("a checkpoint named through a symbolic link is written to the link's f
   REQUIRE(again.code == 0);
   CHECK(last_json(again.out)["resumed"] == true);
   CHECK(std::filesystem::is_symlink(link));
+  // A dense run's rank files go beside the target too (they went beside
+  // the link, and the resume through the target found its part missing).
+  std::filesystem::remove(target);
+  auto dense = run({"solve", "gadur", "--size", "2", "--method", "dense", "--checkpoint", link,
+                    "--stop-after", "1"});
+  CHECK(dense.code == 130);
+  CHECK(std::filesystem::exists(target + ".rank0.a"));
+  CHECK_FALSE(std::filesystem::exists(link + ".rank0.a"));
+  auto resumed =
+      run({"solve", "gadur", "--size", "2", "--method", "dense", "--json", "--checkpoint", target});
+  CHECK(resumed.code == 0);
+  CHECK(last_json(resumed.out)["resumed"] == true);
+  // A loop of links is refused, not replaced by a file.
+  std::filesystem::create_symlink("loop_b", dir + "/loop_a");
+  std::filesystem::create_symlink("loop_a", dir + "/loop_b");
+  auto loop = run({"solve", "gadur", "--size", "2", "--checkpoint", dir + "/loop_a"});
+  CHECK(loop.code == 2);
+  CHECK(loop.err.find("too many levels of symbolic links") != std::string::npos);
+  CHECK(std::filesystem::is_symlink(dir + "/loop_a"));
   // The temporary file beside the target is probed before any work.
   std::filesystem::create_directories(target + ".tmp");
   std::filesystem::remove(target);
@@ -530,7 +575,7 @@ TEST_CASE("two runs never share a checkpoint or a puzzle directory", "[robust][c
     // conflict within one process as between two).
     solver::CheckpointLock other(file, "--checkpoint");
     CHECK(other.file() == file + ".lock");
-    CHECK(read_text(file + ".lock") == std::to_string(::getpid()) + "\n");
+    CHECK(read_text(file + ".lock") == "loom lock file, pid " + std::to_string(::getpid()) + "\n");
     auto r = run(job);
     CHECK(r.code == 2);
     CHECK(lines(r.err).size() == 1);
@@ -548,9 +593,38 @@ TEST_CASE("two runs never share a checkpoint or a puzzle directory", "[robust][c
   }
   CHECK_FALSE(std::filesystem::exists(file + ".lock"));  // removed by its holder
   // A lock file left by a killed run is not locked: it is taken over.
-  write_text(file + ".lock", "999999\n");
+  write_text(file + ".lock", "loom lock file, pid 999999\n");
   REQUIRE(run(job).code == 0);
   CHECK_FALSE(std::filesystem::exists(file + ".lock"));
+  // A file of the user's at the lock's name (here a finished checkpoint
+  // named g.ckpt.lock) is neither taken over nor removed: the run is
+  // refused. The other way round, a run may not save over a live lock.
+  const std::string other_job = file + ".lock";
+  REQUIRE(run({"solve", "gadur", "--size", "2", "--checkpoint", other_job}).code == 0);
+  const std::string kept = read_text(other_job);
+  REQUIRE(kept.rfind("LOOMCKPT", 0) == 0);
+  auto r = run(job);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+  CHECK(r.err.find("is not a loom lock file") != std::string::npos);
+  CHECK(read_text(other_job) == kept);
+  std::filesystem::remove(other_job);
+  {
+    solver::CheckpointLock live(file, "--checkpoint");
+    r = run({"solve", "gadur", "--size", "2", "--checkpoint", file + ".lock"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("it is the lock file of a loom run") != std::string::npos);
+  }
+  {
+    // A run's lock file deleted by hand, and a new run started: the first
+    // run's end leaves the new run's lock in place.
+    auto first = std::make_unique<solver::CheckpointLock>(file, "--checkpoint");
+    std::filesystem::remove(file + ".lock");
+    solver::CheckpointLock second(file, "--checkpoint");
+    first.reset();
+    CHECK(std::filesystem::exists(file + ".lock"));
+    CHECK(run(job).code == 2);
+  }
   std::filesystem::remove_all(dir);
 }
 
@@ -679,6 +753,41 @@ TEST_CASE("the progress line fits the terminal", "[robust][solver]") {
   CHECK(solver::fit_status_line("short", 80) == "short");
   CHECK(solver::fit_status_line(line, 3).size() == 10);  // never narrower than 10
   CHECK(solver::terminal_columns() > 0);
+}
+
+TEST_CASE("a progress line too wide for the terminal keeps the opening and the count",
+          "[robust][solver]") {
+  // At 40 columns "solving 1 of 4: a1 (1,048,576 nodes)" was cut at its end:
+  // the count and the opening's name were both lost.
+  const char* old_columns = std::getenv("COLUMNS");
+  const std::string saved = old_columns ? old_columns : "";
+  ::setenv("COLUMNS", "40", 1);
+  std::ostringstream tty;
+  {
+    solver::RunControl::Config c;
+    c.tty = &tty;
+    solver::RunControl ctl(c);
+    ctl.status("compact: solving 1 of 4: a1");
+    ::usleep(300'000);  // past the redraw throttle
+    ctl.status_detail("1,048,576 nodes");
+  }
+  const bool forty = solver::terminal_columns() == 40;  // not when stderr is a terminal
+  if (old_columns)
+    ::setenv("COLUMNS", saved.c_str(), 1);
+  else
+    ::unsetenv("COLUMNS");
+  const std::string all = tty.str();
+  const size_t from = all.rfind("\r\x1b[K[");
+  REQUIRE(from != std::string::npos);
+  std::string last = all.substr(from + 4);
+  last = last.substr(0, last.find('\r'));
+  INFO(all);
+  if (forty) {
+    CHECK(last.size() <= 39);
+    CHECK(last.find("...") != std::string::npos);
+    REQUIRE(last.size() >= 22);
+    CHECK(last.substr(last.size() - 22) == ": a1 (1,048,576 nodes)");
+  }
 }
 
 TEST_CASE("Ctrl-C with nothing to save erases the progress line on a terminal",
