@@ -181,13 +181,9 @@ std::optional<Progress> load_progress(
 void remove_progress(const std::string& path) {
   // Through a symbolic link the file written is its target (the link stays,
   // as for every checkpoint).
-  std::string target = path;
-  try {
-    target = solver::checkpoint_target(path);
-  } catch (const InputError&) {
-    return;  // a loop of links: no progress file was ever written there
-  }
+  const std::string target = solver::checkpoint_target(path);
   std::error_code ec;
+  if (std::filesystem::is_symlink(target, ec)) return;  // a loop: nothing was written
   std::filesystem::remove(target, ec);
   std::filesystem::remove(target + ".tmp", ec);
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -77,12 +78,19 @@ namespace {
 /// The start of what a lock file holds: the mark, then the holder's pid.
 constexpr std::string_view kLockMark = "loom lock file, pid ";
 
+/// Why a name that still is a link after following 40 cannot be written.
+constexpr const char* kLinkLoop = "too many levels of symbolic links (a loop?)";
+
 /// The holder's pid in a lock file ("" when it is empty or being written),
 /// or nullopt when the file is not a loom lock file.
 std::optional<std::string> lock_holder(int fd) {
   char buf[64] = {};
   const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
   std::string_view text(buf, n > 0 ? static_cast<size_t>(n) : 0);
+  // A bare pid: the lock files of the first builds with locks.
+  if (!text.empty() && text.size() <= 21 && text.back() == '\n' &&
+      std::all_of(text.begin(), text.end() - 1, [](char c) { return c >= '0' && c <= '9'; }))
+    return std::string(text.substr(0, text.size() - 1));
   if (text.size() <= kLockMark.size()) {
     if (kLockMark.substr(0, text.size()) != text) return std::nullopt;
     return "";
@@ -105,14 +113,13 @@ std::string checkpoint_target(const std::string& path) {
     if (ec) break;
     p = t.is_absolute() ? t : p.parent_path() / t;
   }
-  if (fs::is_symlink(p, ec))
-    throw InputError("checkpoint '" + clip_token(path, 200) +
-                     "': too many levels of symbolic links (a loop?)");
   return p.string();
 }
 
 void check_checkpoint_writable(const std::string& path, std::string_view what) {
   const std::string target = checkpoint_target(path);
+  if (std::filesystem::is_symlink(target))
+    throw InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + kLinkLoop);
   check_writable(target, what);
   check_writable(target + ".tmp", what);
   // Another run's lock file (FILE.lock) named as a checkpoint: its saves
@@ -135,6 +142,7 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
   auto fail = [&](const std::string& why) {
     return InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + why);
   };
+  if (std::filesystem::is_symlink(lock_.substr(0, lock_.size() - 5))) throw fail(kLinkLoop);
   const std::string shown = clip_token(lock_, 200);
   // A holder that ends removes the file it locked: a lock taken on a file
   // no longer at the path is let go and taken again on the new one.
@@ -146,7 +154,13 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
       throw fail("its lock file " + shown + " is a symbolic link; remove it");
     if (fd < 0) throw fail("cannot create its lock file " + shown + ": " + sys_error());
     // A file of the user's at the lock's name (a checkpoint named X.lock
-    // beside X) is never taken over, written or removed.
+    // beside X, a FIFO) is never taken over, written or removed.
+    struct stat kind {};
+    if (::fstat(fd, &kind) != 0 || !S_ISREG(kind.st_mode)) {
+      ::close(fd);
+      throw fail("its lock file " + shown + " is " + RegularFile::kind_of(kind.st_mode) +
+                 ", not a regular file; remove it");
+    }
     auto holder = lock_holder(fd);
     if (!holder) {
       ::close(fd);
@@ -203,6 +217,8 @@ CheckpointLock::~CheckpointLock() {
 CheckpointWriter::CheckpointWriter(std::string path, std::string_view kind,
                                    std::string_view signature)
     : path_(checkpoint_target(path)), tmp_(path_ + ".tmp") {
+  if (std::filesystem::is_symlink(path_))
+    throw InputError("cannot write checkpoint " + clip_token(path, 200) + ": " + kLinkLoop);
   // A fresh file ("x": never through whatever might sit at tmp_, such as a
   // FIFO left there, which would block).
   std::remove(tmp_.c_str());

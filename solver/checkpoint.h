@@ -104,7 +104,8 @@ class CheckpointWriter {
 
 /// Where a checkpoint named `path` is written: `path`, or, when it is a
 /// symbolic link, the file it leads to (the save's rename replaces that
-/// file; the link stays).
+/// file; the link stays). Still a link after 40 links: a loop, which the
+/// writer, the lock and check_checkpoint_writable refuse.
 std::string checkpoint_target(const std::string& path);
 
 /// Checks before work starts that a checkpoint can be saved at `path`:

@@ -89,26 +89,41 @@ void RunControl::status(const std::string& line) {
 
 void RunControl::status_detail(const std::string& detail) {
   if (!cfg_.tty) return;
-  if (step_.empty())
-    draw(detail, "");
-  else
-    draw(step_, " (" + detail + ")");
+  draw(step_, detail);
 }
 
-void RunControl::draw(const std::string& step, const std::string& tail) {
+void RunControl::draw(const std::string& step, const std::string& detail) {
   if (seconds_since(last_status_) < 0.25) return;
   last_status_ = now();
   char t[32];
   std::snprintf(t, sizeof t, "[%7.1fs] ", elapsed());
   const std::string head = t;
   const int columns = terminal_columns();
-  std::string line = head + step + tail;
-  // Too wide with a detail: the step is cut from its front, so that its end
-  // (the opening being searched) and the detail (the count) both stay.
   const size_t width = static_cast<size_t>(std::max(columns - 1, 10));
-  if (line.size() > width && !tail.empty() && head.size() + tail.size() + 8 <= width) {
-    const size_t keep = width - head.size() - tail.size() - 3;
-    line = head + "..." + step.substr(step.size() - std::min(keep, step.size())) + tail;
+  std::string line;
+  if (detail.empty()) {
+    line = head + step;
+  } else if (step.empty()) {
+    line = head + detail;
+  } else {
+    // Too wide: the detail loses its last ", "-parts first (the node count
+    // comes first), then the step is cut from its front, so that its end
+    // (the opening being searched) stays; a terminal too narrow for both
+    // shows the detail alone.
+    std::string d = detail;
+    auto tail = [&] { return " (" + d + ")"; };
+    while (head.size() + step.size() + tail().size() > width &&
+           d.rfind(", ") != std::string::npos && head.size() + tail().size() + 8 > width)
+      d.resize(d.rfind(", "));
+    if (head.size() + step.size() + tail().size() <= width)
+      line = head + step + tail();
+    else if (head.size() + tail().size() + 8 <= width)
+      line = head + "..." +
+             step.substr(step.size() -
+                         std::min(step.size(), width - head.size() - tail().size() - 3)) +
+             tail();
+    else
+      line = head + d;
   }
   *cfg_.tty << "\r\x1b[K" << fit_status_line(line, columns) << std::flush;
   status_shown_ = true;

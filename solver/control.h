@@ -65,8 +65,8 @@ class RunControl {
 
   Config cfg_;
   Clock::time_point start_, last_status_, last_checkpoint_;
-  /// Draws step + tail (throttled), fitted to the terminal.
-  void draw(const std::string& step, const std::string& tail);
+  /// Draws the step and its detail (throttled), fitted to the terminal.
+  void draw(const std::string& step, const std::string& detail);
 
   uint64_t work_ = 0;
   std::string step_;  // the last status() line, for status_detail

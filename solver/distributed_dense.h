@@ -233,7 +233,9 @@ class DistributedDense : public DenseMoves<S> {
       save();
       ctl.checkpoint_written();
     }
-    if (v[0]) throw Interrupted("interrupted (every rank saved its part at the last step)");
+    if (v[0])
+      throw Interrupted(k_ == 1 ? "interrupted (the work is saved up to the last step)"
+                                : "interrupted (every rank saved its part at the last step)");
   }
 
   /// Progress on rank 0's terminal: rates a rank, traffic, memory.
