@@ -876,10 +876,11 @@ TEST_CASE("the depth-first methods' progress line counts nodes within an opening
           "[robust][solver]") {
   // compact, dfpn and superko showed "solving 1 of 6: a1" unchanged for the
   // whole of an opening (20 minutes on Gadur side 4); dfs showed its node
-  // count but not which opening it was in.
+  // count but not which opening it was in. (dfpn has compact's tick,
+  // solve_boolean_with; its first 2^20 nodes take 80 s under the
+  // sanitizers.)
   const std::vector<std::vector<std::string>> runs = {
       {"gadur", "4", "--rule", "capture=merge-only", "--method", "compact"},
-      {"gadur", "4", "--rule", "capture=merge-only", "--method", "dfpn"},
       {"gadur", "4", "--rule", "capture=merge-only", "--method", "dfs"},
       {"fiodar", "3", "--method", "superko"}};
   for (const auto& r : runs) {
