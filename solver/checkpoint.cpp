@@ -101,6 +101,14 @@ std::optional<std::string> lock_holder(int fd) {
   return clip_token(text, 20);
 }
 
+/// Is the file open as `fd` still the one named `path`?
+bool still_named(int fd, const std::string& path) {
+  struct stat held {
+  }, named{};
+  return ::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 &&
+         held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+}
+
 }  // namespace
 
 std::string checkpoint_target(const std::string& path) {
@@ -185,10 +193,7 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
         throw fail(who + " is using this checkpoint; wait for it to end or name another file");
       }
     }
-    struct stat held {
-    }, named{};
-    if (::fstat(fd, &held) == 0 && ::stat(lock_.c_str(), &named) == 0 &&
-        held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+    if (still_named(fd, lock_)) {
       const std::string text = std::string(kLockMark) + std::to_string(::getpid()) + "\n";
       if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) < 0) {
         // The pid only improves the message of a run refused.
@@ -206,11 +211,7 @@ CheckpointLock::~CheckpointLock() {
   // Removed only while it is still the file at the name (not if someone
   // deleted it and another run made a new one), and before the lock is let
   // go (see the constructor).
-  struct stat held {
-  }, named{};
-  if (::fstat(fd_, &held) == 0 && ::stat(lock_.c_str(), &named) == 0 &&
-      held.st_dev == named.st_dev && held.st_ino == named.st_ino)
-    ::unlink(lock_.c_str());
+  if (still_named(fd_, lock_)) ::unlink(lock_.c_str());
   ::close(fd_);
 }
 
