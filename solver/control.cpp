@@ -87,6 +87,12 @@ void RunControl::status(const std::string& line) {
   draw(line, "");
 }
 
+void RunControl::status(const std::string& step, const std::string& detail) {
+  if (!cfg_.tty) return;
+  step_ = step;
+  draw(step, detail);
+}
+
 void RunControl::status_detail(const std::string& detail) {
   if (!cfg_.tty) return;
   draw(step_, detail);
@@ -102,7 +108,12 @@ void RunControl::draw(const std::string& step, const std::string& detail) {
   const size_t width = static_cast<size_t>(std::max(columns - 1, 10));
   std::string line;
   if (detail.empty()) {
-    line = head + step;
+    // Too wide: whole ", "-parts go from the end (a figure is never cut in
+    // two while a shorter line would show it whole).
+    std::string s = step;
+    while (head.size() + s.size() > width && s.rfind(", ") != std::string::npos)
+      s.resize(s.rfind(", "));
+    line = head + s;
   } else if (step.empty()) {
     line = head + detail;
   } else {
@@ -112,8 +123,7 @@ void RunControl::draw(const std::string& step, const std::string& detail) {
     // shows the detail alone.
     std::string d = detail;
     auto tail = [&] { return " (" + d + ")"; };
-    while (head.size() + step.size() + tail().size() > width &&
-           d.rfind(", ") != std::string::npos && head.size() + tail().size() + 8 > width)
+    while (head.size() + step.size() + tail().size() > width && d.rfind(", ") != std::string::npos)
       d.resize(d.rfind(", "));
     if (head.size() + step.size() + tail().size() <= width)
       line = head + step + tail();

@@ -40,7 +40,11 @@ class RunControl {
   RunControl& operator=(const RunControl&) = delete;
 
   /// Shows `line` as the progress line (throttled; only with a terminal).
+  /// Too wide for the terminal, it loses its last ", "-parts first (put
+  /// the least useful figures last).
   void status(const std::string& line);
+  /// status(step) and status_detail(detail) in one draw.
+  void status(const std::string& step, const std::string& detail);
   /// Shows the last status() line followed by " (detail)": a count that
   /// moves inside a long step (nodes searched within an opening).
   void status_detail(const std::string& detail);

@@ -1347,7 +1347,7 @@ class DenseRetrograde : public DenseMoves<S> {
         }
         begin = end;  // a pass successor joins this bucket: go on with it
         ctl.work(1);
-        ctl.status("dense: enumerating, " + with_commas(seen) + " positions");
+        ctl.status("dense: enumerating", with_commas(seen) + " positions");
         if (ctl.stop_requested()) throw Interrupted("interrupted while enumerating positions");
       }
     }

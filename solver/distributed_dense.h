@@ -253,9 +253,11 @@ class DistributedDense : public DenseMoves<S> {
     double t = std::max(ctl.elapsed(), 1e-3);
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.2f M/s a rank", static_cast<double>(v[0]) / k_ / t / 1e6);
-    ctl.status("dense on " + std::to_string(k_) + (k_ == 1 ? " rank: " : " ranks: ") + what + ", " +
-               rate + ", " + with_commas(v[1]) + " messages, " + with_commas(v[2] >> 20) +
-               " MB sent, " + with_commas(most >> 20) + " MB a rank");
+    // The step, then the figures as a detail (the rate first: a narrow
+    // terminal keeps it and drops the later ones).
+    ctl.status("dense on " + std::to_string(k_) + (k_ == 1 ? " rank: " : " ranks: ") + what,
+               std::string(rate) + ", " + with_commas(v[1]) + " messages, " +
+                   with_commas(v[2] >> 20) + " MB sent, " + with_commas(most >> 20) + " MB a rank");
   }
 
   uint64_t bytes() const {
@@ -322,7 +324,7 @@ class DistributedDense : public DenseMoves<S> {
             buckets_[dst].push_back(key);
           }
         });
-        progress(ctl, "enumerating, " + std::string(kRetractable ? "ply " : "stones ") +
+        progress(ctl, "enumerating " + std::string(kRetractable ? "ply " : "stones ") +
                           std::to_string(b));
       }
     }

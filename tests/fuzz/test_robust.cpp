@@ -782,7 +782,18 @@ TEST_CASE("a progress line too wide for the terminal keeps the opening and the c
       // Too narrow for both: the count alone.
       {"30", "superko: solving 1 of 5: a1", "1,048,576 nodes", "] 1,048,576 nodes"},
       {"200", "superko: solving 1 of 5: a1", "1,048,576 nodes",
-       "] superko: solving 1 of 5: a1 (1,048,576 nodes)"}};
+       "] superko: solving 1 of 5: a1 (1,048,576 nodes)"},
+      // The dense enumeration's count (it was one line, cut at its end).
+      {"50", "dense: enumerating", "33,916,487 positions", "enumerating (33,916,487 positions)"},
+      // The partitioned dense: later figures go before the step is cut.
+      {"90", "dense on 2 ranks: enumerating ply 5",
+       "1.23 M/s a rank, 123,456 messages, 1,234 MB sent, 567 MB a rank",
+       "] dense on 2 ranks: enumerating ply 5 (1.23 M/s a rank, 123,456 messages)"},
+      // A line without a detail loses whole ", "-parts, never half a figure.
+      {"60", "enumerating: 1,234 of 5,678 positions expanded, 99,999 moves", "",
+       "] enumerating: 1,234 of 5,678 positions expanded"},
+      {"200", "enumerating: 1,234 of 5,678 positions expanded, 99,999 moves", "",
+       "] enumerating: 1,234 of 5,678 positions expanded, 99,999 moves"}};
   const char* old_columns = std::getenv("COLUMNS");
   const std::string saved = old_columns ? old_columns : "";
   for (const auto& c : cases) {
