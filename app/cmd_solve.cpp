@@ -155,166 +155,172 @@ CLI::Validator method_check() {
 }  // namespace
 
 std::vector<CommandSpec> solve_commands() {
-  return {
-      {"solve", "solve a position exactly: value, every opening up to symmetry, best play",
-       [](CLI::App* cmd) {
-         auto ga = std::make_shared<GameArgs>();
-         ga->add_to(cmd, /*with_dice=*/true);
-         auto a = std::make_shared<SolveArgs>();
-         cmd->add_option("--db", a->db,
-                         "nardy: bear-off database directory (default: $XDG_CACHE_HOME/loom "
-                         "or ~/.cache/loom)")
-             ->check(non_empty_name("a directory name"));
-         cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
-         cmd->add_flag("--pie", a->pie,
-                       "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
-                       "table) instead of the first moves (--method dfs or superko)");
-         cmd->add_option("--method", a->method,
-                         "auto (default: retrograde, or dfs for scored games), retrograde "
-                         "(exhaustive, handles cycles), dense "
-                         "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
-                         "dfs (alpha-beta, acyclic games), compact (win/loss alpha-beta, "
-                         "8/16-byte table entries, up to side 4), dfpn (win/loss proof-number "
-                         "search, 16-byte entries, Gadur up to side 4) or superko (Fiodar up to "
-                         "side 3: alpha-beta with a board-keyed table sound under superko)")
-             ->check(method_check());
-         cmd->add_flag("--no-symmetry", a->no_symmetry,
-                       "do not reduce positions by the 12 board symmetries");
-         cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
-         constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
-         add_int_option(cmd, "--threads", a->threads,
-                        "worker threads for retrograde enumeration (default: cores, <= 8)", 0, 64);
-         add_int_option(cmd, "--max-positions", a->o.max_positions,
-                        "retrograde: stop once the table holds more than this many positions "
-                        "(read between batches of expansions, so it may hold up to a batch's "
-                        "successors more) and report how far it got (default: no limit)",
-                        uint64_t{1}, kU64Max);
-         add_int_option(cmd, "--table-mb", a->o.table_mb,
-                        "dfs, compact, dfpn, superko: transposition table size in MB, keys' "
-                        "heap memory included; a small board takes only what its positions "
-                        "need (default 512)",
-                        uint64_t{1}, uint64_t{1} << 20);
-         add_int_option(cmd, "--kept-mb", a->o.kept_mb,
-                        "dense, Enfargar: memory in MB for the successor lists kept from the "
-                        "enumeration, so that solving need not list them again (default 384; "
-                        "0: none)",
-                        uint64_t{0}, uint64_t{1} << 20);
-         add_int_option(cmd, "--max-nodes", a->o.max_nodes,
-                        "dfs: stop after this many nodes and report the openings solved so "
-                        "far (default: no limit)",
-                        uint64_t{1}, kU64Max);
-         cmd->add_flag("--value-only", a->o.value_only,
-                       "superko: prove the value only; an opening that cannot beat the best "
-                       "one found is shown so (a bound), not solved exactly");
-         cmd->add_flag("--replay", a->o.replay,
-                       "superko: prove the value a second way: play out both bounds' proof "
-                       "trees with whole histories");
-         add_int_option(cmd, "--replay-mb", a->o.replay_mb,
-                        "--replay: memory for its memo of proved claims in MB (default: an "
-                        "eighth of --table-mb)",
-                        uint64_t{1}, uint64_t{1} << 20);
-         cmd->add_option("--checkpoint", a->o.checkpoint,
-                         "save finished work to FILE (atomically) and resume from it");
-         add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,
-                            "seconds between checkpoint saves (default 60)", 0.001, 1e9);
-         add_int_option(cmd, "--stop-after", a->o.stop_after,
-                        "testing: stop as if interrupted after N units of work", uint64_t{0},
-                        kU64Max)
-             ->group("");
-         return Action([=](std::ostream& out, std::ostream& err) {
-           solver::SolveOptions o = a->o;
-           o.method = method_named(a->method).value_or(Method::kAuto);  // checked by CLI11
-           if (ga->given("--checkpoint") && o.checkpoint.empty())
-             throw InputError("--checkpoint needs a file name");
-           o.exchange = process_exchange();
-           const bool ranks = o.exchange && o.exchange->size() > 1;
-           if (ranks && (ga->game == "nardy" || a->pie))
-             throw InputError(
-                 "under mpirun with more than one rank, loom solve runs --method dense "
-                 "(Gadur and Enfargar up to side 3), not " +
-                 std::string(a->pie ? "--pie" : "nardy"));
-           if (ga->game == "nardy") {
-             // Long Nardy: expectations by the exact solvers in solver/nardy/,
-             // which take none of the board games' search options (their
-             // databases resume by themselves): refused, not ignored.
-             for (const char* opt :
-                  {"--method", "--pie", "--no-symmetry", "--no-pv", "--max-positions",
-                   "--max-nodes", "--table-mb", "--kept-mb", "--value-only", "--replay",
-                   "--replay-mb", "--checkpoint", "--checkpoint-interval"})
-               if (ga->given(opt))
-                 throw InputError(std::string(opt) +
-                                  " is not used by nardy (its exact solver takes --position, "
-                                  "--dice, --db, --threads and --rule checkers=K)");
-             NardySolveArgs na;
-             na.position_given = ga->given("--position");
-             if (ga->given("--dice")) na.dice = nardy::Roll::parse(ga->dice);
-             na.json = a->json;
-             na.db_dir = a->db;
-             na.threads = a->threads > 0 ? a->threads : std::min(2, default_threads());
-             na.stop_after = static_cast<int>(std::min<uint64_t>(o.stop_after, 1u << 30));
-             na.tty = progress_stream(err);
-             auto g = ga->build();
-             visit_state(*g, [&](const auto& s) {
-               if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s)>, NardyGame>)
-                 solve_nardy(s, na, out, err);
+  return {{"solve", "solve a position exactly: value, every opening up to symmetry, best play",
+           [](CLI::App* cmd) {
+             auto ga = std::make_shared<GameArgs>();
+             ga->add_to(cmd, /*with_dice=*/true);
+             auto a = std::make_shared<SolveArgs>();
+             cmd->add_option("--db", a->db,
+                             "nardy: bear-off database directory (default: $XDG_CACHE_HOME/loom "
+                             "or ~/.cache/loom)")
+                 ->check(non_empty_name("a directory name"));
+             cmd->add_flag("--json", a->json, "end with one JSON line (CONVENTIONS.md)");
+             cmd->add_flag("--pie", a->pie,
+                           "fiodar: solve every 2-stone pie set-up up to symmetry (the pie "
+                           "table) instead of the first moves (--method dfs or superko)");
+             cmd->add_option(
+                    "--method", a->method,
+                    "auto (default: retrograde, or dfs for scored games), retrograde "
+                    "(exhaustive, handles cycles), dense "
+                    "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
+                    "dfs (alpha-beta, acyclic games), compact (win/loss alpha-beta, "
+                    "8/16-byte table entries, up to side 4), dfpn (win/loss proof-number "
+                    "search, 16-byte entries, Gadur up to side 4) or superko (Fiodar up to "
+                    "side 3: alpha-beta with a board-keyed table sound under superko)")
+                 ->check(method_check());
+             cmd->add_flag("--no-symmetry", a->no_symmetry,
+                           "do not reduce positions by the 12 board symmetries");
+             cmd->add_flag("--no-pv", a->no_pv, "skip the principal variation");
+             constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+             add_int_option(
+                 cmd, "--threads", a->threads,
+                 "worker threads: retrograde and dense (default: cores, <= 8); compact and dfpn: "
+                 "openings searched at once, a table each (default 1)",
+                 0, 64);
+             add_int_option(cmd, "--max-positions", a->o.max_positions,
+                            "retrograde: stop once the table holds more than this many positions "
+                            "(read between batches of expansions, so it may hold up to a batch's "
+                            "successors more) and report how far it got (default: no limit)",
+                            uint64_t{1}, kU64Max);
+             add_int_option(cmd, "--table-mb", a->o.table_mb,
+                            "dfs, compact, dfpn, superko: transposition table size in MB, keys' "
+                            "heap memory included; a small board takes only what its positions "
+                            "need (default 512)",
+                            uint64_t{1}, uint64_t{1} << 20);
+             add_int_option(cmd, "--kept-mb", a->o.kept_mb,
+                            "dense, Enfargar: memory in MB for the successor lists kept from the "
+                            "enumeration, so that solving need not list them again (default 384; "
+                            "0: none)",
+                            uint64_t{0}, uint64_t{1} << 20);
+             add_int_option(cmd, "--max-nodes", a->o.max_nodes,
+                            "dfs: stop after this many nodes and report the openings solved so "
+                            "far (default: no limit)",
+                            uint64_t{1}, kU64Max);
+             cmd->add_flag("--value-only", a->o.value_only,
+                           "superko: prove the value only; an opening that cannot beat the best "
+                           "one found is shown so (a bound), not solved exactly");
+             cmd->add_flag("--replay", a->o.replay,
+                           "superko: prove the value a second way: play out both bounds' proof "
+                           "trees with whole histories");
+             add_int_option(cmd, "--replay-mb", a->o.replay_mb,
+                            "--replay: memory for its memo of proved claims in MB (default: an "
+                            "eighth of --table-mb)",
+                            uint64_t{1}, uint64_t{1} << 20);
+             cmd->add_option("--checkpoint", a->o.checkpoint,
+                             "save finished work to FILE (atomically) and resume from it");
+             add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,
+                                "seconds between checkpoint saves (default 60)", 0.001, 1e9);
+             add_int_option(cmd, "--stop-after", a->o.stop_after,
+                            "testing: stop as if interrupted after N units of work", uint64_t{0},
+                            kU64Max)
+                 ->group("");
+             return Action([=](std::ostream& out, std::ostream& err) {
+               solver::SolveOptions o = a->o;
+               o.method = method_named(a->method).value_or(Method::kAuto);  // checked by CLI11
+               if (ga->given("--checkpoint") && o.checkpoint.empty())
+                 throw InputError("--checkpoint needs a file name");
+               o.exchange = process_exchange();
+               const bool ranks = o.exchange && o.exchange->size() > 1;
+               if (ranks && (ga->game == "nardy" || a->pie))
+                 throw InputError(
+                     "under mpirun with more than one rank, loom solve runs --method dense "
+                     "(Gadur and Enfargar up to side 3), not " +
+                     std::string(a->pie ? "--pie" : "nardy"));
+               if (ga->game == "nardy") {
+                 // Long Nardy: expectations by the exact solvers in solver/nardy/,
+                 // which take none of the board games' search options (their
+                 // databases resume by themselves): refused, not ignored.
+                 for (const char* opt :
+                      {"--method", "--pie", "--no-symmetry", "--no-pv", "--max-positions",
+                       "--max-nodes", "--table-mb", "--kept-mb", "--value-only", "--replay",
+                       "--replay-mb", "--checkpoint", "--checkpoint-interval"})
+                   if (ga->given(opt))
+                     throw InputError(std::string(opt) +
+                                      " is not used by nardy (its exact solver takes --position, "
+                                      "--dice, --db, --threads and --rule checkers=K)");
+                 NardySolveArgs na;
+                 na.position_given = ga->given("--position");
+                 if (ga->given("--dice")) na.dice = nardy::Roll::parse(ga->dice);
+                 na.json = a->json;
+                 na.db_dir = a->db;
+                 na.threads = a->threads > 0 ? a->threads : std::min(2, default_threads());
+                 na.stop_after = static_cast<int>(std::min<uint64_t>(o.stop_after, 1u << 30));
+                 na.tty = progress_stream(err);
+                 auto g = ga->build();
+                 visit_state(*g, [&](const auto& s) {
+                   if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s)>, NardyGame>)
+                     solve_nardy(s, na, out, err);
+                 });
+                 return;
+               }
+               if (ga->given("--dice")) throw InputError("--dice is only used by nardy");
+               if (ga->given("--db")) throw InputError("--db is only used by nardy");
+               auto g = ga->build();
+               // Found out now, not at the first save after the work.
+               if (!o.checkpoint.empty())
+                 solver::check_checkpoint_writable(o.checkpoint, "--checkpoint");
+               o.symmetry = !a->no_symmetry;
+               o.pv = !a->no_pv;
+               o.threads = a->threads > 0 ? a->threads : default_threads();
+               // compact and dfpn: one thread unless asked (the node counts of
+               // a one-thread run do not depend on timing).
+               o.search_threads = a->threads > 0 ? a->threads : 1;
+               o.tty = progress_stream(err);
+               std::string setup = ga->given("--setup") && ga->start.setup ? *ga->start.setup : "";
+               std::optional<int> size =
+                   ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
+               // The job's identity (checkpoints resume only the job that wrote them).
+               JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
+               job.use_edges(ga->start.edges_file, edges_digest(*g));
+               const std::string run = method_run(*g, o, a->method, a->pie);
+               refuse_unused(*ga, run, a->method == "auto", ranks || ga->given("--checkpoint"));
+               o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
+                             (a->pie ? "; pie" : "") + content_inputs(*g) +
+                             (ga->given("--position") ? "; position=" + ga->position : "");
+               if (a->pie && a->method != "auto" && a->method != "dfs" && a->method != "superko")
+                 throw InputError(
+                     "--pie solves by alpha-beta (--method dfs or superko): drop "
+                     "--method " +
+                     a->method);
+               if ((o.value_only || o.replay) && (a->method != "superko" || a->pie))
+                 throw InputError(std::string(o.replay ? "--replay" : "--value-only") +
+                                  ": with --method superko, first moves (not --pie)");
+               if (o.replay_mb && !o.replay) throw InputError("--replay-mb: only with --replay");
+               // One process at a time saves into a checkpoint: FILE.lock for a
+               // run of one process and for rank 0 (which writes FILE and the
+               // part FILE.rank0), FILE.rank<r>.lock beside the target for the
+               // other ranks.
+               std::optional<solver::CheckpointLock> lock;
+               if (!o.checkpoint.empty())
+                 lock.emplace(ranks && o.exchange->rank() != 0
+                                  ? solver::checkpoint_target(o.checkpoint) + ".rank" +
+                                        std::to_string(o.exchange->rank())
+                                  : o.checkpoint,
+                              "--checkpoint");
+               solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
+               r.symmetries = symmetries_used(*g, r.symmetries);
+               job.pie_setups = a->pie;
+               job.pv = !a->no_pv;
+               job.to_move = color_name(r.to_move);
+               // A one-move pie table for the games whose pie rule is one
+               // move (Fiodar's is the 2-stone set-up: --pie).
+               job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
+                               !job.seats() && r.value.kind != solver::Value::Kind::kMargin;
+               print_solve(job, r, a->json, out);
+               if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
+                 throw CommandFailed("the proof replay does not confirm the value (a bug)");
              });
-             return;
-           }
-           if (ga->given("--dice")) throw InputError("--dice is only used by nardy");
-           if (ga->given("--db")) throw InputError("--db is only used by nardy");
-           auto g = ga->build();
-           // Found out now, not at the first save after the work.
-           if (!o.checkpoint.empty())
-             solver::check_checkpoint_writable(o.checkpoint, "--checkpoint");
-           o.symmetry = !a->no_symmetry;
-           o.pv = !a->no_pv;
-           o.threads = a->threads > 0 ? a->threads : default_threads();
-           o.tty = progress_stream(err);
-           std::string setup = ga->given("--setup") && ga->start.setup ? *ga->start.setup : "";
-           std::optional<int> size =
-               ga->given("--size") ? std::optional<int>(ga->size) : std::nullopt;
-           // The job's identity (checkpoints resume only the job that wrote them).
-           JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
-           job.use_edges(ga->start.edges_file, edges_digest(*g));
-           const std::string run = method_run(*g, o, a->method, a->pie);
-           refuse_unused(*ga, run, a->method == "auto", ranks || ga->given("--checkpoint"));
-           o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
-                         (a->pie ? "; pie" : "") + content_inputs(*g) +
-                         (ga->given("--position") ? "; position=" + ga->position : "");
-           if (a->pie && a->method != "auto" && a->method != "dfs" && a->method != "superko")
-             throw InputError(
-                 "--pie solves by alpha-beta (--method dfs or superko): drop "
-                 "--method " +
-                 a->method);
-           if ((o.value_only || o.replay) && (a->method != "superko" || a->pie))
-             throw InputError(std::string(o.replay ? "--replay" : "--value-only") +
-                              ": with --method superko, first moves (not --pie)");
-           if (o.replay_mb && !o.replay) throw InputError("--replay-mb: only with --replay");
-           // One process at a time saves into a checkpoint: FILE.lock for a
-           // run of one process and for rank 0 (which writes FILE and the
-           // part FILE.rank0), FILE.rank<r>.lock beside the target for the
-           // other ranks.
-           std::optional<solver::CheckpointLock> lock;
-           if (!o.checkpoint.empty())
-             lock.emplace(ranks && o.exchange->rank() != 0
-                              ? solver::checkpoint_target(o.checkpoint) + ".rank" +
-                                    std::to_string(o.exchange->rank())
-                              : o.checkpoint,
-                          "--checkpoint");
-           solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
-           r.symmetries = symmetries_used(*g, r.symmetries);
-           job.pie_setups = a->pie;
-           job.pv = !a->no_pv;
-           job.to_move = color_name(r.to_move);
-           // A one-move pie table for the games whose pie rule is one
-           // move (Fiodar's is the 2-stone set-up: --pie).
-           job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
-                           !job.seats() && r.value.kind != solver::Value::Kind::kMargin;
-           print_solve(job, r, a->json, out);
-           if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
-             throw CommandFailed("the proof replay does not confirm the value (a bug)");
-         });
-       }}};
+           }}};
 }
 
 }  // namespace loom

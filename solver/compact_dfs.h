@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <functional>
@@ -51,10 +52,14 @@ class CompactDfs {
   using Move = typename S::Move;
   using Key = typename Codec::Key;
   using NodeLimit = CompactNodeLimit;
-  struct Entry {
+  struct alignas(2 * sizeof(Key)) Entry {
     Key key = 0;  ///< position key + 1; 0: empty
     Key meta = 0;
   };
+  /// Can searches on several threads share one table? Entries of 8 bytes
+  /// (32-bit keys) are read and written whole (one atomic word each), so a
+  /// probe never sees half of another thread's entry; 16-byte ones are not.
+  static constexpr bool kShareable = sizeof(Entry) == 8;
   static constexpr int kEntryBytes = sizeof(Entry);
   static constexpr int kMaxPly = 512;
   static constexpr int kWays = 4;
@@ -62,6 +67,9 @@ class CompactDfs {
   struct Config {
     uint64_t table_bytes = uint64_t{64} << 20;
     uint64_t max_nodes = 0;  ///< 0: no limit
+    /// Set: the node budget is shared with other searches and comes in
+    /// grants (NodeBudget; max_nodes unused).
+    std::function<uint64_t()> grant;
     bool symmetry = false;
     /// search_placed() where the game lists its placements (Gadur); tests
     /// turn it off to compare it with the generic search().
@@ -76,6 +84,17 @@ class CompactDfs {
         table_buckets(cfg_.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
     mask_ = buckets - 1;
     table_.assign(buckets * kWays, Entry{});
+    tab_ = table_.data();
+  }
+
+  /// A search on another thread that uses `other`'s table (which must
+  /// outlive it); cfg.table_bytes is not used.
+  CompactDfs(const S& proto, Config cfg, const CompactDfs& other) requires kShareable
+      : cfg_(std::move(cfg)),
+        codec_(proto.geo(), cfg_.symmetry),
+        stack_(kMaxPly + 2) {
+    tab_ = other.tab_;
+    mask_ = other.mask_;
   }
 
   /// Does the side to move win? Throws CompactNodeLimit at the node budget.
@@ -89,6 +108,7 @@ class CompactDfs {
 
   uint64_t nodes() const { return nodes_; }
   uint64_t stored() const { return stored_; }
+  /// Bytes of the table this search allocated (0 if it shares another's).
   uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
   int symmetries() const { return codec_.symmetries(); }
 
@@ -99,22 +119,36 @@ class CompactDfs {
   }
   Entry* bucket(Key key) {
     uint64_t h = (uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
-    return &table_[((h >> 29) & mask_) * kWays];
+    return &tab_[((h >> 29) & mask_) * kWays];
   }
   /// The entry's value (1 the mover wins, 2 it loses, 0 none) or -1 if the
   /// bucket has no entry for the key; best_site gets its move.
-  static int probe(const Entry* b, Key key, int& best_site) {
+  static int probe(Entry* b, Key key, int& best_site) {
     for (int i = 0; i < kWays; ++i)
-      if (b[i].key == key + 1) {
-        best_site = static_cast<int>((b[i].meta >> 8) & 0xff) - 1;
-        return static_cast<int>(b[i].meta & 3);
+      if (const Entry e = read(b[i]); e.key == key + 1) {
+        best_site = static_cast<int>((e.meta >> 8) & 0xff) - 1;
+        return static_cast<int>(e.meta & 3);
       }
     return -1;
+  }
+  /// An entry read whole (8-byte entries: one relaxed atomic load, a plain
+  /// load on x86-64; a shared table's entry is never seen half written).
+  static Entry read(Entry& x) {
+    if constexpr (kShareable)
+      return std::atomic_ref<Entry>(x).load(std::memory_order_relaxed);
+    else
+      return x;
+  }
+  static void write(Entry& x, const Entry& e) {
+    if constexpr (kShareable)
+      std::atomic_ref<Entry>(x).store(e, std::memory_order_relaxed);
+    else
+      x = e;
   }
 
   /// Counts a node; ticks, and throws at the node budget and past kMaxPly.
   void enter(int ply) {
-    if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw CompactNodeLimit{};
+    if (nodes_ >= budget_.limit && !budget_.extend()) throw CompactNodeLimit{};
     ++nodes_;
     if ((nodes_ & ((uint64_t{1} << 20) - 1)) == 0 && cfg_.tick) cfg_.tick();
     if (ply >= kMaxPly)
@@ -246,23 +280,25 @@ class CompactDfs {
     int victim = 0;
     Key least = ~Key{0};
     for (int i = 0; i < kWays; ++i) {
-      if (b[i].key == 0 || b[i].key == key + 1) {
-        if (b[i].key == 0) ++stored_;
-        b[i] = e;
+      const Entry x = read(b[i]);
+      if (x.key == 0 || x.key == key + 1) {
+        if (x.key == 0) ++stored_;
+        write(b[i], e);
         return;
       }
-      const Key w = (b[i].meta >> 2) & 63;
+      const Key w = (x.meta >> 2) & 63;
       if (w < least) {
         least = w;
         victim = i;
       }
     }
-    if (lg >= least) b[victim] = e;
+    if (lg >= least) write(b[victim], e);
   }
 
   Config cfg_;
   Codec codec_;
   HugeVector<Entry> table_;  ///< on huge pages: every probe is a cache miss
+  Entry* tab_ = nullptr;     ///< table_, or the table shared with another search
   uint64_t mask_ = 0;
   std::vector<std::vector<Move>> stack_;
   // search_placed's per-ply scratch: placements, child keys, visit order.
@@ -272,6 +308,7 @@ class CompactDfs {
   std::vector<Key> keys_ = std::vector<Key>((kMaxPly + 2) * kMaxPlaced);
   std::vector<int> order_ = std::vector<int>((kMaxPly + 2) * kMaxPlaced);
   std::array<uint32_t, 64> history_{};
+  NodeBudget budget_{cfg_.max_nodes, cfg_.grant};
   uint64_t nodes_ = 0, stored_ = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -27,6 +28,26 @@ namespace loom::solver {
 template <class T>
 struct alignas(64) OwnLines : T {
   using T::T;
+};
+
+/// A depth-first search's node budget: its own --max-nodes, or grants from
+/// a budget it shares with searches on other threads (each grant a few
+/// thousand nodes, so that the searches together stop at the shared limit).
+struct NodeBudget {
+  uint64_t limit = ~uint64_t{0};
+  /// Set: the nodes come in grants (0: none left).
+  std::function<uint64_t()> grant;
+  NodeBudget() = default;
+  NodeBudget(uint64_t max_nodes, std::function<uint64_t()> g) : grant(std::move(g)) {
+    limit = grant ? 0 : max_nodes ? max_nodes : ~uint64_t{0};
+  }
+  /// At the limit: true if a grant raised it (false: stop).
+  bool extend() {
+    if (!grant) return false;
+    const uint64_t g = grant();
+    limit += g;
+    return g > 0;
+  }
 };
 
 // ---------------------------------------------------------------------------

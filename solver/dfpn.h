@@ -80,6 +80,9 @@ class Dfpn {
   struct Config {
     uint64_t table_bytes = uint64_t{64} << 20;
     uint64_t max_nodes = 0;  ///< 0: no limit
+    /// Set: the node budget is shared with other searches and comes in
+    /// grants (NodeBudget; max_nodes unused).
+    std::function<uint64_t()> grant;
     /// Called every 2^20 nodes (progress; may throw to stop the search).
     std::function<void()> tick;
   };
@@ -150,7 +153,7 @@ class Dfpn {
 
   /// Counts a node; ticks, and throws at the node budget and past kMaxPly.
   void enter(int ply) {
-    if (cfg_.max_nodes && nodes_ >= cfg_.max_nodes) throw NodeLimit{};
+    if (nodes_ >= budget_.limit && !budget_.extend()) throw NodeLimit{};
     ++nodes_;
     if ((nodes_ & ((uint64_t{1} << 20) - 1)) == 0 && cfg_.tick) cfg_.tick();
     if (ply >= kMaxPly)
@@ -253,6 +256,7 @@ class Dfpn {
     uint32_t pn, dn;
   };
   std::vector<Nums> nums_ = std::vector<Nums>((kMaxPly + 2) * kMaxPlaced);
+  NodeBudget budget_{cfg_.max_nodes, cfg_.grant};
   uint64_t nodes_ = 0, stored_ = 0;
 };
 

@@ -5,13 +5,18 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -40,6 +45,10 @@ struct SolveOptions {
   bool symmetry = true;
   bool pv = true;
   int threads = 1;
+  /// --method compact and dfpn: openings searched at once, each on a
+  /// thread and a table of its own (--table-mb shared out); 1: one after
+  /// another over one table.
+  int search_threads = 1;
   /// Retrograde: stop enumerating beyond this many positions (0: no limit).
   uint64_t max_positions = 0;
   /// Depth-first search: transposition table size (heap-held keys included).
@@ -492,35 +501,68 @@ struct OpeningRun {
 /// again. `counted` holds the work units already reported to ctl (a tick
 /// inside the search may report some); `what` names the branches in the
 /// node-limit note.
+/// The codes and node count of the branch checkpoint `kind` (if any) into
+/// r (r.done: n codes, 0 unknown); a code that does not satisfy
+/// stands(code) is dropped (solved again).
+template <class Valid, class Stands>
+void read_branches(OpeningRun& r, size_t n, const SolveOptions& o, const std::string& kind,
+                   Valid valid, Stands stands) {
+  r.done.assign(n, 0);
+  if (o.checkpoint.empty() || !CheckpointReader::exists(o.checkpoint)) return;
+  CheckpointReader rd(o.checkpoint, kind, o.signature);
+  if (rd.u64(1 << 20, "opening count") != n)
+    rd.corrupt("opening count differs from this position's");
+  for (auto& x : r.done) {
+    x = rd.u64(~uint64_t{0}, "opening value");
+    if (x != 0 && !valid(x)) rd.corrupt("an opening value out of range");
+    if (!stands(x)) x = 0;
+  }
+  r.nodes_before = rd.u64();
+  rd.finish();
+  r.resumed = true;
+}
+
+/// Writes r's codes and node count (this run's `nodes` added) to the
+/// branch checkpoint `kind`, if the run has one.
+inline void save_branches(const OpeningRun& r, uint64_t nodes, const SolveOptions& o,
+                          const std::string& kind, RunControl& ctl) {
+  if (o.checkpoint.empty()) return;
+  CheckpointWriter w(o.checkpoint, kind, o.signature);
+  w.u64(r.done.size());
+  for (uint64_t x : r.done) w.u64(x);
+  w.u64(r.nodes_before + nodes);
+  w.commit();
+  ctl.checkpoint_written();
+}
+
+/// The note of a run stopped by the node limit.
+inline std::string node_limit_note(const OpeningRun& r, const SolveOptions& o,
+                                   const std::string& what) {
+  size_t solved = 0;
+  for (uint64_t x : r.done) solved += x != 0;
+  return "stopped at the node limit (" + with_commas(o.max_nodes) +
+         " nodes in this run): " + std::to_string(solved) + " of " + std::to_string(r.done.size()) +
+         " " + what + " solved";
+}
+
+/// The branch loop of the one-table depth-first methods (compact,
+/// superko): each branch (a first-move class, or a pie set-up) in turn over
+/// one table. solve(state, done) returns the branch's code (nonzero, and
+/// valid(code)) given the codes found so far, or throws Limit at the node
+/// budget. Finished codes and the node count go to the checkpoint `kind`
+/// after each branch; a checkpointed code that does not satisfy
+/// stands(code) (a bound where this run needs an exact value) is solved
+/// again. `counted` holds the work units already reported to ctl (a tick
+/// inside the search may report some); `what` names the branches in the
+/// node-limit note.
 template <class Limit, Game S, class Solve, class Valid, class Stands, class Nodes>
 OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOptions& o,
                         RunControl& ctl, const std::string& method, const std::string& kind,
                         Valid valid, Stands stands, Solve solve, Nodes nodes, uint64_t& counted,
                         const std::string& what) {
   OpeningRun r;
-  r.done.assign(classes.size(), 0);
-  if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
-    CheckpointReader rd(o.checkpoint, kind, o.signature);
-    if (rd.u64(1 << 20, "opening count") != classes.size())
-      rd.corrupt("opening count differs from this position's");
-    for (auto& x : r.done) {
-      x = rd.u64(~uint64_t{0}, "opening value");
-      if (x != 0 && !valid(x)) rd.corrupt("an opening value out of range");
-      if (!stands(x)) x = 0;
-    }
-    r.nodes_before = rd.u64();
-    rd.finish();
-    r.resumed = true;
-  }
-  auto save = [&] {
-    if (o.checkpoint.empty()) return;
-    CheckpointWriter w(o.checkpoint, kind, o.signature);
-    w.u64(classes.size());
-    for (uint64_t x : r.done) w.u64(x);
-    w.u64(r.nodes_before + nodes());
-    w.commit();
-    ctl.checkpoint_written();
-  };
+  read_branches(r, classes.size(), o, kind, valid, stands);
+  auto save = [&] { save_branches(r, nodes(), o, kind, ctl); };
   for (size_t i = 0; i < classes.size(); ++i) {
     if (r.done[i]) continue;
     ctl.status(method + ": solving " + std::to_string(i + 1) + " of " +
@@ -541,11 +583,7 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
   }
   if (r.limit_hit) {
     save();
-    size_t solved = 0;
-    for (uint64_t x : r.done) solved += x != 0;
-    r.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
-             " nodes in this run): " + std::to_string(solved) + " of " +
-             std::to_string(classes.size()) + " " + what + " solved";
+    r.note = node_limit_note(r, o, what);
   }
   return r;
 }
@@ -581,29 +619,22 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
 /// compact alpha-beta (solver/compact_dfs.h) or df-pn (solver/dfpn.h), over
 /// the 32-bit dense key up to 19 cells or the 64-bit wide key up to 39.
 template <Game S, class Engine>
-SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl& ctl,
-                               const std::string& method, const std::string& kind) {
-  typename Engine::Config cfg;
-  cfg.table_bytes = o.table_mb << 20;
-  cfg.max_nodes = o.max_nodes;
-  uint64_t counted = 0;
-  Engine* self = nullptr;
-  cfg.tick = node_tick(ctl, self, counted);
-  Engine d(root, cfg);
-  self = &d;
-  SolveReport rep;
-  rep.method = method;
-  rep.symmetries = 1;
-  const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
-  // Codes: 1 the mover after the opening wins, 2 it loses.
-  OpeningRun run = run_branches<typename Engine::NodeLimit>(
-      branches, o, ctl, method, kind, [](uint64_t x) { return x <= 2; },
-      [](uint64_t) { return true; },
-      [&](const S& c, const std::vector<uint64_t>&) -> uint64_t {
-        if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
-        return d.mover_wins(c) ? 1 : 2;
-      },
-      [&] { return d.nodes(); }, counted, "openings");
+SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const S& root,
+                                   const SolveOptions& o, RunControl& ctl,
+                                   const std::string& method, const std::string& kind);
+
+/// An opening's code for a boolean engine: 1 the mover after the opening
+/// wins, 2 it loses.
+template <Game S, class Engine>
+uint64_t boolean_code(Engine& e, const S& c) {
+  if (c.is_terminal()) return c.outcome() == Outcome::win(c.to_move()) ? 1 : 2;
+  return e.mover_wins(c) ? 1 : 2;
+}
+
+/// The report of a boolean run from its openings' codes.
+template <Game S>
+void boolean_report(SolveReport& rep, const S& root, const std::vector<Branch<S>>& branches,
+                    const OpeningRun& run) {
   const Color me = root.to_move();
   bool some_win = false, all_known = true;
   for (size_t i = 0; i < branches.size(); ++i) {
@@ -618,7 +649,182 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
     rep.value = Value::win(me);
   else if (all_known)
     rep.value = Value::win(other(me));
+}
+
+template <Game S, class Engine>
+SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl& ctl,
+                               const std::string& method, const std::string& kind) {
+  const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
+  if (o.search_threads > 1 && branches.size() > 1)
+    return solve_boolean_parallel<S, Engine>(branches, root, o, ctl, method, kind);
+  typename Engine::Config cfg;
+  cfg.table_bytes = o.table_mb << 20;
+  cfg.max_nodes = o.max_nodes;
+  uint64_t counted = 0;
+  Engine* self = nullptr;
+  cfg.tick = node_tick(ctl, self, counted);
+  Engine d(root, cfg);
+  self = &d;
+  SolveReport rep;
+  rep.method = method;
+  rep.symmetries = 1;
+  OpeningRun run = run_branches<typename Engine::NodeLimit>(
+      branches, o, ctl, method, kind, [](uint64_t x) { return x <= 2; },
+      [](uint64_t) { return true; },
+      [&](const S& c, const std::vector<uint64_t>&) { return boolean_code(d, c); },
+      [&] { return d.nodes(); }, counted, "openings");
+  boolean_report(rep, root, branches, run);
   report_run(rep, run, d.nodes(), d.stored(), d.table_bytes(), ctl);
+  return rep;
+}
+
+/// solve_boolean_with on o.search_threads threads: each thread has its own
+/// engine and takes the next unsolved opening until none is left; the
+/// engines share one table where the entries are read and written whole
+/// (compact, up to 19 cells), else each has its own (--table-mb shared
+/// out). The node limit is one budget for all (each
+/// engine draws it in grants of 2^16 nodes, so the run searches at most
+/// --max-nodes); a finished opening goes to the checkpoint at once, and
+/// Ctrl-C stops every thread within its next 2^20 nodes. The values are the
+/// sequential run's; the node counts depend on which thread took which
+/// opening.
+template <Game S, class Engine>
+SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const S& root,
+                                   const SolveOptions& o, RunControl& ctl,
+                                   const std::string& method, const std::string& kind) {
+  const int threads = static_cast<int>(std::min<size_t>(o.search_threads, branches.size()));
+  OpeningRun run;
+  read_branches(
+      run, branches.size(), o, kind, [](uint64_t x) { return x <= 2; },
+      [](uint64_t) { return true; });
+  std::mutex mu;  // guards ctl, run, the lists below and the checkpoint
+  std::atomic<uint64_t> left{o.max_nodes};
+  std::atomic<bool> quit{false};
+  std::vector<uint64_t> seen(threads, 0);  // nodes each thread has reported
+  std::vector<int> busy(threads, -1);      // the opening each thread searches
+  std::vector<bool> taken(branches.size(), false);
+  std::vector<std::unique_ptr<Engine>> engines(threads);
+  const auto total = [&] {
+    uint64_t n = 0;
+    for (uint64_t x : seen) n += x;
+    return n;
+  };
+  // Under mu: nodes of thread t to ctl (work units, progress).
+  const auto report = [&](int t) {
+    const uint64_t n = engines[t]->nodes();
+    ctl.work(n - seen[t]);
+    seen[t] = n;
+  };
+  const auto step = [&] {
+    size_t done = 0;
+    for (uint64_t x : run.done) done += x != 0;
+    std::string names;
+    for (int b : busy)
+      if (b >= 0) names += (names.empty() ? "" : " + ") + branches[b].name;
+    return method + ": " + std::to_string(threads) + " threads, " + std::to_string(done) + " of " +
+           std::to_string(branches.size()) + " done: solving " + names;
+  };
+  for (int t = 0; t < threads; ++t) {
+    typename Engine::Config cfg;
+    cfg.table_bytes = (o.table_mb << 20) / threads;
+    if (o.max_nodes > 0)
+      cfg.grant = [&left]() -> uint64_t {
+        uint64_t cur = left.load();
+        for (;;) {
+          const uint64_t g = std::min<uint64_t>(cur, uint64_t{1} << 16);
+          if (g == 0 || left.compare_exchange_weak(cur, cur - g)) return g;
+        }
+      };
+    cfg.tick = [&, t] {
+      std::lock_guard<std::mutex> g(mu);
+      report(t);
+      ctl.status_detail(with_commas(total()) + " nodes");
+      if (quit.load() || ctl.stop_requested()) throw OpeningStop{};
+    };
+    // One table for all where the engine's entries allow it (the compact
+    // method up to 19 cells: the openings share most of their positions),
+    // else a table each.
+    if constexpr (requires { Engine::kShareable; }) {
+      if constexpr (Engine::kShareable) {
+        if (t > 0) {
+          engines[t] = std::make_unique<Engine>(root, cfg, *engines[0]);
+          continue;
+        }
+        cfg.table_bytes = o.table_mb << 20;
+      }
+    }
+    engines[t] = std::make_unique<Engine>(root, cfg);
+  }
+  bool stopped = false;
+  std::vector<std::exception_ptr> errors(threads);
+  const auto work = [&](int t) {
+    for (;;) {
+      size_t i = branches.size();
+      {
+        std::lock_guard<std::mutex> g(mu);
+        if (quit.load() || run.limit_hit) return;
+        for (size_t k = 0; k < branches.size() && i == branches.size(); ++k)
+          if (!run.done[k] && !taken[k]) i = k;
+        if (i == branches.size()) return;
+        taken[i] = true;
+        busy[t] = static_cast<int>(i);
+        ctl.status(step());
+      }
+      try {
+        const uint64_t code = boolean_code(*engines[t], branches[i].state);
+        std::lock_guard<std::mutex> g(mu);
+        run.done[i] = code;
+        busy[t] = -1;
+        report(t);
+        save_branches(run, total(), o, kind, ctl);
+        if (ctl.stop_requested()) {
+          stopped = true;
+          quit = true;
+        }
+      } catch (const typename Engine::NodeLimit&) {
+        std::lock_guard<std::mutex> g(mu);
+        run.limit_hit = true;
+        busy[t] = -1;
+        return;
+      } catch (const OpeningStop&) {
+        std::lock_guard<std::mutex> g(mu);
+        stopped = true;
+        quit = true;
+        return;
+      } catch (...) {
+        errors[t] = std::current_exception();
+        quit = true;
+        return;
+      }
+    }
+  };
+  {
+    std::vector<std::thread> ws;
+    for (int t = 0; t < threads; ++t) ws.emplace_back(work, t);
+    for (auto& w : ws) w.join();
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  uint64_t nodes = 0, stored = 0, bytes = 0;
+  for (int t = 0; t < threads; ++t) {
+    report(t);
+    nodes += engines[t]->nodes();
+    stored += engines[t]->stored();
+    bytes += engines[t]->table_bytes();
+  }
+  if (stopped) {
+    save_branches(run, nodes, o, kind, ctl);
+    throw Interrupted("interrupted; the finished openings are saved");
+  }
+  if (run.limit_hit) {
+    save_branches(run, nodes, o, kind, ctl);
+    run.note = node_limit_note(run, o, "openings");
+  }
+  SolveReport rep;
+  rep.method = method;
+  rep.symmetries = 1;
+  boolean_report(rep, root, branches, run);
+  report_run(rep, run, nodes, stored, bytes, ctl);
   return rep;
 }
 

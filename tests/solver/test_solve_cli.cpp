@@ -775,6 +775,74 @@ TEST_CASE("solve --method dense --kept-mb: the same result with or without kept 
   CHECK(ja["pv"] == jb["pv"]);
 }
 
+TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budget, checkpoints",
+          "[solver][cli][checkpoint]") {
+  // Ten openings of about 850,000 compact nodes in all: both threads work
+  // at once. The compact method's threads share one table (8-byte
+  // entries), df-pn's have one each (half the budget): both report
+  // --table-mb in all.
+  for (const std::string method : {"compact", "dfpn"}) {
+    INFO(method);
+    const std::vector<std::string> job = {"solve",      "gadur",
+                                          "--size",     "3",
+                                          "--record",   "a3 b3 b1 c2 b2 b3 d4",
+                                          "--rule",     "capture=merge-only",
+                                          "--method",   method,
+                                          "--json",     "--no-pv",
+                                          "--table-mb", "64"};
+    const std::string file = temp_path("threads");
+    auto with = [&](std::vector<std::string> extra) {
+      auto args = job;
+      args.insert(args.end(), extra.begin(), extra.end());
+      return run(args);
+    };
+    auto one = with({"--threads", "1"});
+    REQUIRE(one.code == 0);
+    const json want = last_json(one.out);
+    REQUIRE(want["openings"].size() >= 2);
+    auto two = with({"--threads", "2"});
+    REQUIRE(two.code == 0);
+    const json got = last_json(two.out);
+    CHECK(got["complete"] == true);
+    CHECK(got["value"] == want["value"]);
+    CHECK(got["openings"] == want["openings"]);
+    CHECK(got["bytes"] == want["bytes"]);
+    // The node limit is one budget for both threads.
+    auto part = with({"--threads", "2", "--max-nodes", "5000", "--checkpoint", file});
+    REQUIRE(part.code == 0);
+    const json jp = last_json(part.out);
+    CHECK(jp["complete"] == false);
+    CHECK(jp["nodes"].get<uint64_t>() <= 5000);
+    CHECK(jp["note"].get<std::string>().find("node limit") != std::string::npos);
+    auto done = with({"--threads", "2", "--checkpoint", file});
+    REQUIRE(done.code == 0);
+    const json jd = last_json(done.out);
+    CHECK(jd["resumed"] == true);
+    CHECK(jd["openings"] == want["openings"]);
+    // Stopped as if by Ctrl-C after the first finished opening: exit 130,
+    // the finished openings saved; a one-thread rerun finishes the job.
+    std::filesystem::remove(file);
+    auto stopped = with({"--threads", "2", "--stop-after", "1", "--checkpoint", file});
+    CHECK(stopped.code == 130);
+    CHECK(stopped.err.find("interrupted; the finished openings are saved") != std::string::npos);
+    auto again = with({"--threads", "1", "--checkpoint", file});
+    REQUIRE(again.code == 0);
+    CHECK(last_json(again.out)["resumed"] == true);
+    CHECK(last_json(again.out)["openings"] == want["openings"]);
+    std::filesystem::remove(file);
+  }
+  // Side 4 (16-byte compact entries): a table a thread, the budget shared.
+  auto wide =
+      run({"solve", "gadur", "--size", "4", "--rule", "capture=merge-only", "--method", "compact",
+           "--json", "--no-pv", "--table-mb", "64", "--threads", "2", "--max-nodes", "200000"});
+  REQUIRE(wide.code == 0);
+  const json jw = last_json(wide.out);
+  CHECK(jw["complete"] == false);
+  CHECK(jw["nodes"].get<uint64_t>() <= 200000);
+  CHECK(jw["nodes"].get<uint64_t>() > 100000);
+  CHECK(jw["bytes"].get<uint64_t>() == uint64_t{64} << 20);
+}
+
 TEST_CASE("solve --method dfpn: node limit, checkpoint, resume, interrupt, foreign files",
           "[solver][cli][checkpoint]") {
   const std::vector<std::string> job = {"solve",    "gadur",
