@@ -185,7 +185,7 @@ std::vector<CommandSpec> solve_commands() {
              add_int_option(
                  cmd, "--threads", a->threads,
                  "worker threads: retrograde and dense (default: cores, <= 8); compact and dfpn: "
-                 "openings searched at once, a table each (default 1)",
+                 "openings searched at once (default 1)",
                  0, 64);
              add_int_option(cmd, "--max-positions", a->o.max_positions,
                             "retrograde: stop once the table holds more than this many positions "

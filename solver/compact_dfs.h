@@ -108,6 +108,13 @@ class CompactDfs {
 
   uint64_t nodes() const { return nodes_; }
   uint64_t stored() const { return stored_; }
+  /// Entries in use in the table this search allocated (the positions
+  /// stored by it and by the searches sharing it).
+  uint64_t occupied() const {
+    uint64_t n = 0;
+    for (const Entry& e : table_) n += e.key != 0;
+    return n;
+  }
   /// Bytes of the table this search allocated (0 if it shares another's).
   uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
   int symmetries() const { return codec_.symmetries(); }

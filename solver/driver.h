@@ -682,28 +682,34 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
 /// engine and takes the next unsolved opening until none is left; the
 /// engines share one table where the entries are read and written whole
 /// (compact, up to 19 cells), else each has its own (--table-mb shared
-/// out). The node limit is one budget for all (each
-/// engine draws it in grants of 2^16 nodes, so the run searches at most
-/// --max-nodes); a finished opening goes to the checkpoint at once, and
-/// Ctrl-C stops every thread within its next 2^20 nodes. The values are the
-/// sequential run's; the node counts depend on which thread took which
-/// opening.
+/// out, each a power of two). The node limit is one budget for all, drawn
+/// in small grants (at most 2^16 nodes, and a 64th of a thread's share),
+/// so the run searches at most --max-nodes and leaves little of it unused;
+/// a finished opening goes to the checkpoint at once, and Ctrl-C stops
+/// every thread within its next 2^20 nodes. The values are the sequential
+/// run's; the node counts depend on which thread took which opening.
 template <Game S, class Engine>
 SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const S& root,
                                    const SolveOptions& o, RunControl& ctl,
                                    const std::string& method, const std::string& kind) {
-  const int threads = static_cast<int>(std::min<size_t>(o.search_threads, branches.size()));
   OpeningRun run;
   read_branches(
       run, branches.size(), o, kind, [](uint64_t x) { return x <= 2; },
       [](uint64_t) { return true; });
+  size_t open = 0;
+  for (uint64_t x : run.done) open += x == 0;
+  // No more threads (and tables) than openings left to solve.
+  const int threads = static_cast<int>(std::clamp<size_t>(open, 1, o.search_threads));
   std::mutex mu;  // guards ctl, run, the lists below and the checkpoint
   std::atomic<uint64_t> left{o.max_nodes};
+  const uint64_t grant_size =
+      std::clamp<uint64_t>(o.max_nodes / (64 * uint64_t(threads)), 1, uint64_t{1} << 16);
   std::atomic<bool> quit{false};
   std::vector<uint64_t> seen(threads, 0);  // nodes each thread has reported
   std::vector<int> busy(threads, -1);      // the opening each thread searches
   std::vector<bool> taken(branches.size(), false);
   std::vector<std::unique_ptr<Engine>> engines(threads);
+  bool shared = false;
   const auto total = [&] {
     uint64_t n = 0;
     for (uint64_t x : seen) n += x;
@@ -715,23 +721,26 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
     ctl.work(n - seen[t]);
     seen[t] = n;
   };
-  const auto step = [&] {
+  // Under mu: the progress line's step (no ", ": a narrow terminal cuts
+  // its front and keeps the openings being searched).
+  const auto show = [&] {
     size_t done = 0;
     for (uint64_t x : run.done) done += x != 0;
     std::string names;
     for (int b : busy)
       if (b >= 0) names += (names.empty() ? "" : " + ") + branches[b].name;
-    return method + ": " + std::to_string(threads) + " threads, " + std::to_string(done) + " of " +
-           std::to_string(branches.size()) + " done: solving " + names;
+    ctl.status(method + " on " + std::to_string(threads) + " threads: " + std::to_string(done) +
+               " of " + std::to_string(branches.size()) + " done" +
+               (names.empty() ? "" : "; solving " + names));
   };
   for (int t = 0; t < threads; ++t) {
     typename Engine::Config cfg;
     cfg.table_bytes = (o.table_mb << 20) / threads;
     if (o.max_nodes > 0)
-      cfg.grant = [&left]() -> uint64_t {
+      cfg.grant = [&left, grant_size]() -> uint64_t {
         uint64_t cur = left.load();
         for (;;) {
-          const uint64_t g = std::min<uint64_t>(cur, uint64_t{1} << 16);
+          const uint64_t g = std::min(cur, grant_size);
           if (g == 0 || left.compare_exchange_weak(cur, cur - g)) return g;
         }
       };
@@ -746,6 +755,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
     // else a table each.
     if constexpr (requires { Engine::kShareable; }) {
       if constexpr (Engine::kShareable) {
+        shared = true;
         if (t > 0) {
           engines[t] = std::make_unique<Engine>(root, cfg, *engines[0]);
           continue;
@@ -758,49 +768,58 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   bool stopped = false;
   std::vector<std::exception_ptr> errors(threads);
   const auto work = [&](int t) {
-    for (;;) {
-      size_t i = branches.size();
-      {
-        std::lock_guard<std::mutex> g(mu);
-        if (quit.load() || run.limit_hit) return;
-        for (size_t k = 0; k < branches.size() && i == branches.size(); ++k)
-          if (!run.done[k] && !taken[k]) i = k;
-        if (i == branches.size()) return;
-        taken[i] = true;
-        busy[t] = static_cast<int>(i);
-        ctl.status(step());
-      }
-      try {
-        const uint64_t code = boolean_code(*engines[t], branches[i].state);
-        std::lock_guard<std::mutex> g(mu);
-        run.done[i] = code;
-        busy[t] = -1;
-        report(t);
-        save_branches(run, total(), o, kind, ctl);
-        if (ctl.stop_requested()) {
+    try {
+      for (;;) {
+        size_t i = branches.size();
+        {
+          std::lock_guard<std::mutex> g(mu);
+          if (quit.load() || run.limit_hit) return;
+          for (size_t k = 0; k < branches.size() && i == branches.size(); ++k)
+            if (!run.done[k] && !taken[k]) i = k;
+          if (i == branches.size()) return;
+          taken[i] = true;
+          busy[t] = static_cast<int>(i);
+          show();
+        }
+        try {
+          const uint64_t code = boolean_code(*engines[t], branches[i].state);
+          std::lock_guard<std::mutex> g(mu);
+          run.done[i] = code;
+          busy[t] = -1;
+          report(t);
+          show();
+          save_branches(run, total(), o, kind, ctl);
+          if (ctl.stop_requested()) {
+            stopped = true;
+            quit = true;
+          }
+        } catch (const typename Engine::NodeLimit&) {
+          // The budget is spent (the others stop within a grant).
+          std::lock_guard<std::mutex> g(mu);
+          run.limit_hit = true;
+          busy[t] = -1;
+          return;
+        } catch (const OpeningStop&) {
+          std::lock_guard<std::mutex> g(mu);
           stopped = true;
           quit = true;
+          return;
         }
-      } catch (const typename Engine::NodeLimit&) {
-        std::lock_guard<std::mutex> g(mu);
-        run.limit_hit = true;
-        busy[t] = -1;
-        return;
-      } catch (const OpeningStop&) {
-        std::lock_guard<std::mutex> g(mu);
-        stopped = true;
-        quit = true;
-        return;
-      } catch (...) {
-        errors[t] = std::current_exception();
-        quit = true;
-        return;
       }
+    } catch (...) {
+      errors[t] = std::current_exception();
+      quit = true;
     }
   };
   {
     std::vector<std::thread> ws;
-    for (int t = 0; t < threads; ++t) ws.emplace_back(work, t);
+    try {
+      for (int t = 0; t < threads; ++t) ws.emplace_back(work, t);
+    } catch (...) {  // a thread that could not start: stop the others
+      quit = true;
+      for (auto& w : ws) w.join();
+      throw;
+    }
     for (auto& w : ws) w.join();
   }
   for (const auto& e : errors)
@@ -812,6 +831,10 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
     stored += engines[t]->stored();
     bytes += engines[t]->table_bytes();
   }
+  // A shared table's positions: its entries (two threads may both have
+  // counted one slot they filled at once).
+  if constexpr (requires { engines[0]->occupied(); })
+    if (shared) stored = engines[0]->occupied();
   if (stopped) {
     save_branches(run, nodes, o, kind, ctl);
     throw Interrupted("interrupted; the finished openings are saved");

@@ -789,6 +789,9 @@ TEST_CASE("a progress line too wide for the terminal keeps the opening and the c
       {"90", "dense on 2 ranks: enumerating ply 5",
        "1.23 M/s a rank, 123,456 messages, 1,234 MB sent, 567 MB a rank",
        "] dense on 2 ranks: enumerating ply 5 (1.23 M/s a rank, 123,456 messages)"},
+      // The compact and dfpn threads' step keeps the openings being searched.
+      {"50", "compact on 2 threads: 0 of 4 done; solving a1 + a2", "1,048,576 nodes",
+       "] ...; solving a1 + a2 (1,048,576 nodes)"},
       // A line without a detail loses whole ", "-parts, never half a figure.
       {"60", "enumerating: 1,234 of 5,678 positions expanded, 99,999 moves", "",
        "] enumerating: 1,234 of 5,678 positions expanded"},
