@@ -721,17 +721,18 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
     ctl.work(n - seen[t]);
     seen[t] = n;
   };
-  // Under mu: the progress line's step (no ", ": a narrow terminal cuts
-  // its front and keeps the openings being searched).
+  // Under mu: the progress line (the step has no ", ": a narrow terminal
+  // cuts its front and keeps the openings being searched and the count).
   const auto show = [&] {
     size_t done = 0;
     for (uint64_t x : run.done) done += x != 0;
     std::string names;
     for (int b : busy)
       if (b >= 0) names += (names.empty() ? "" : " + ") + branches[b].name;
-    ctl.status(method + " on " + std::to_string(threads) + " threads: " + std::to_string(done) +
-               " of " + std::to_string(branches.size()) + " done" +
-               (names.empty() ? "" : "; solving " + names));
+    ctl.status(method + (threads > 1 ? " on " + std::to_string(threads) + " threads" : "") + ": " +
+                   std::to_string(done) + " of " + std::to_string(branches.size()) + " done" +
+                   (names.empty() ? "" : "; solving " + names),
+               with_commas(total()) + " nodes");
   };
   for (int t = 0; t < threads; ++t) {
     typename Engine::Config cfg;

@@ -807,11 +807,12 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
     CHECK(got["value"] == want["value"]);
     CHECK(got["openings"] == want["openings"]);
     CHECK(got["bytes"] == want["bytes"]);
-    // Twice the one-thread run's nodes are enough for two threads (a
-    // thread's unused grants are small: it was stopped at a ninth of the
-    // limit when a spent grant stopped the run).
+    // Three times the one-thread run's nodes are enough for two threads
+    // (they took 0.79-1.64 times as many over 20 runs: the count depends
+    // on timing). A version whose spent grant stopped the whole run
+    // stopped at a ninth of such a limit.
     const uint64_t one_nodes = want["nodes"];
-    auto roomy = with({"--threads", "2", "--max-nodes", std::to_string(2 * one_nodes)});
+    auto roomy = with({"--threads", "2", "--max-nodes", std::to_string(3 * one_nodes)});
     REQUIRE(roomy.code == 0);
     CHECK(last_json(roomy.out)["complete"] == true);
     CHECK(last_json(roomy.out)["openings"] == want["openings"]);
