@@ -31,8 +31,8 @@ struct alignas(64) OwnLines : T {
 };
 
 /// A depth-first search's node budget: its own --max-nodes, or grants from
-/// a budget it shares with searches on other threads (each grant a few
-/// thousand nodes, so that the searches together stop at the shared limit).
+/// a budget it shares with searches on other threads, drawn in grants so
+/// that the searches together stop at the shared limit.
 struct NodeBudget {
   uint64_t limit = ~uint64_t{0};
   /// Set: the nodes come in grants (0: none left).

@@ -116,11 +116,11 @@ class DfsSolver {
     return s.to_move() == Color::kBlack ? v : -v;
   }
 
-  /// A principal variation from s: optimal moves until the end (at most
-  /// `max_plies`), ties resolved by move order.
   /// The longest line principal_variation() works out (a stall's line
   /// goes on for ever).
   static constexpr int kPvMaxPlies = 400;
+  /// A principal variation from s: optimal moves until the end (at most
+  /// `max_plies`), ties resolved by move order.
   std::vector<Move> principal_variation(const S& s, int max_plies = kPvMaxPlies) {
     std::vector<Move> pv;
     S t = s;

@@ -45,9 +45,8 @@ struct SolveOptions {
   bool symmetry = true;
   bool pv = true;
   int threads = 1;
-  /// --method compact and dfpn: openings searched at once, each on a
-  /// thread and a table of its own (--table-mb shared out); 1: one after
-  /// another over one table.
+  /// --method compact and dfpn: openings searched at once, one a thread
+  /// (solve_boolean_parallel); 1: one after another over one table.
   int search_threads = 1;
   /// Retrograde: stop enumerating beyond this many positions (0: no limit).
   uint64_t max_positions = 0;
@@ -491,16 +490,6 @@ struct OpeningRun {
   std::string note;  ///< set when the node limit stopped the run
 };
 
-/// The branch loop of the one-table depth-first methods (compact,
-/// superko): each branch (a first-move class, or a pie set-up) in turn over
-/// one table. solve(state, done) returns the branch's code (nonzero, and
-/// valid(code)) given the codes found so far, or throws Limit at the node
-/// budget. Finished codes and the node count go to the checkpoint `kind`
-/// after each branch; a checkpointed code that does not satisfy
-/// stands(code) (a bound where this run needs an exact value) is solved
-/// again. `counted` holds the work units already reported to ctl (a tick
-/// inside the search may report some); `what` names the branches in the
-/// node-limit note.
 /// The codes and node count of the branch checkpoint `kind` (if any) into
 /// r (r.done: n codes, 0 unknown); a code that does not satisfy
 /// stands(code) is dropped (solved again).
@@ -614,15 +603,6 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
   rep.seconds = ctl.elapsed();
 }
 
-/// A boolean search with exact-key entries over the first moves, sharing
-/// one table; finished openings go to the checkpoint `kind`. Engine: the
-/// compact alpha-beta (solver/compact_dfs.h) or df-pn (solver/dfpn.h), over
-/// the 32-bit dense key up to 19 cells or the 64-bit wide key up to 39.
-template <Game S, class Engine>
-SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const S& root,
-                                   const SolveOptions& o, RunControl& ctl,
-                                   const std::string& method, const std::string& kind);
-
 /// An opening's code for a boolean engine: 1 the mover after the opening
 /// wins, 2 it loses.
 template <Game S, class Engine>
@@ -651,34 +631,7 @@ void boolean_report(SolveReport& rep, const S& root, const std::vector<Branch<S>
     rep.value = Value::win(other(me));
 }
 
-template <Game S, class Engine>
-SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl& ctl,
-                               const std::string& method, const std::string& kind) {
-  const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
-  if (o.search_threads > 1 && branches.size() > 1)
-    return solve_boolean_parallel<S, Engine>(branches, root, o, ctl, method, kind);
-  typename Engine::Config cfg;
-  cfg.table_bytes = o.table_mb << 20;
-  cfg.max_nodes = o.max_nodes;
-  uint64_t counted = 0;
-  Engine* self = nullptr;
-  cfg.tick = node_tick(ctl, self, counted);
-  Engine d(root, cfg);
-  self = &d;
-  SolveReport rep;
-  rep.method = method;
-  rep.symmetries = 1;
-  OpeningRun run = run_branches<typename Engine::NodeLimit>(
-      branches, o, ctl, method, kind, [](uint64_t x) { return x <= 2; },
-      [](uint64_t) { return true; },
-      [&](const S& c, const std::vector<uint64_t>&) { return boolean_code(d, c); },
-      [&] { return d.nodes(); }, counted, "openings");
-  boolean_report(rep, root, branches, run);
-  report_run(rep, run, d.nodes(), d.stored(), d.table_bytes(), ctl);
-  return rep;
-}
-
-/// solve_boolean_with on o.search_threads threads: each thread has its own
+/// solve_boolean_with (below) on o.search_threads threads: each thread has its own
 /// engine and takes the next unsolved opening until none is left; the
 /// engines share one table where the entries are read and written whole
 /// (compact, up to 19 cells), else each has its own (--table-mb shared
@@ -709,7 +662,15 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   std::vector<int> busy(threads, -1);      // the opening each thread searches
   std::vector<bool> taken(branches.size(), false);
   std::vector<std::unique_ptr<Engine>> engines(threads);
-  bool shared = false;
+  // One table for all where the engine's entries allow it (the compact
+  // method up to 19 cells: the openings share most of their positions),
+  // else a table each.
+  constexpr bool kShared = [] {
+    if constexpr (requires { Engine::kShareable; })
+      return Engine::kShareable;
+    else
+      return false;
+  }();
   const auto total = [&] {
     uint64_t n = 0;
     for (uint64_t x : seen) n += x;
@@ -736,7 +697,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   };
   for (int t = 0; t < threads; ++t) {
     typename Engine::Config cfg;
-    cfg.table_bytes = (o.table_mb << 20) / threads;
+    cfg.table_bytes = (o.table_mb << 20) / (kShared ? 1 : threads);
     if (o.max_nodes > 0)
       cfg.grant = [&left, grant_size]() -> uint64_t {
         uint64_t cur = left.load();
@@ -751,20 +712,11 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
       ctl.status_detail(with_commas(total()) + " nodes");
       if (quit.load() || ctl.stop_requested()) throw OpeningStop{};
     };
-    // One table for all where the engine's entries allow it (the compact
-    // method up to 19 cells: the openings share most of their positions),
-    // else a table each.
-    if constexpr (requires { Engine::kShareable; }) {
-      if constexpr (Engine::kShareable) {
-        shared = true;
-        if (t > 0) {
-          engines[t] = std::make_unique<Engine>(root, cfg, *engines[0]);
-          continue;
-        }
-        cfg.table_bytes = o.table_mb << 20;
-      }
-    }
-    engines[t] = std::make_unique<Engine>(root, cfg);
+    if constexpr (kShared)
+      engines[t] = t == 0 ? std::make_unique<Engine>(root, cfg)
+                          : std::make_unique<Engine>(root, cfg, *engines[0]);
+    else
+      engines[t] = std::make_unique<Engine>(root, cfg);
   }
   bool stopped = false;
   std::vector<std::exception_ptr> errors(threads);
@@ -825,17 +777,16 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
-  uint64_t nodes = 0, stored = 0, bytes = 0;
+  uint64_t stored = 0, bytes = 0;
   for (int t = 0; t < threads; ++t) {
     report(t);
-    nodes += engines[t]->nodes();
     stored += engines[t]->stored();
     bytes += engines[t]->table_bytes();
   }
+  const uint64_t nodes = total();
   // A shared table's positions: its entries (two threads may both have
   // counted one slot they filled at once).
-  if constexpr (requires { engines[0]->occupied(); })
-    if (shared) stored = engines[0]->occupied();
+  if constexpr (kShared) stored = engines[0]->occupied();
   if (stopped) {
     save_branches(run, nodes, o, kind, ctl);
     throw Interrupted("interrupted; the finished openings are saved");
@@ -849,6 +800,37 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   rep.symmetries = 1;
   boolean_report(rep, root, branches, run);
   report_run(rep, run, nodes, stored, bytes, ctl);
+  return rep;
+}
+
+/// A boolean search with exact-key entries over the first moves, sharing
+/// one table; finished openings go to the checkpoint `kind`. Engine: the
+/// compact alpha-beta (solver/compact_dfs.h) or df-pn (solver/dfpn.h), over
+/// the 32-bit dense key up to 19 cells or the 64-bit wide key up to 39.
+template <Game S, class Engine>
+SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl& ctl,
+                               const std::string& method, const std::string& kind) {
+  const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
+  if (o.search_threads > 1 && branches.size() > 1)
+    return solve_boolean_parallel<S, Engine>(branches, root, o, ctl, method, kind);
+  typename Engine::Config cfg;
+  cfg.table_bytes = o.table_mb << 20;
+  cfg.max_nodes = o.max_nodes;
+  uint64_t counted = 0;
+  Engine* self = nullptr;
+  cfg.tick = node_tick(ctl, self, counted);
+  Engine d(root, cfg);
+  self = &d;
+  SolveReport rep;
+  rep.method = method;
+  rep.symmetries = 1;
+  OpeningRun run = run_branches<typename Engine::NodeLimit>(
+      branches, o, ctl, method, kind, [](uint64_t x) { return x <= 2; },
+      [](uint64_t) { return true; },
+      [&](const S& c, const std::vector<uint64_t>&) { return boolean_code(d, c); },
+      [&] { return d.nodes(); }, counted, "openings");
+  boolean_report(rep, root, branches, run);
+  report_run(rep, run, d.nodes(), d.stored(), d.table_bytes(), ctl);
   return rep;
 }
 
