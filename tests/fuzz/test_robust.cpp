@@ -58,6 +58,23 @@ std::string read_text(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+/// Starts the loom binary with `args` (after the program name) on a new
+/// terminal; `master` gets the terminal's other end. Returns its pid (-1
+/// if it could not start).
+pid_t loom_on_terminal(const std::vector<std::string>& args, int& master) {
+  std::vector<std::string> all = {LOOM_BIN};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid == 0) {
+    ::execv(LOOM_BIN, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
 /// Appends what a child writes to its terminal (forkpty's `master`) to
 /// `seen` until it is gone or `seconds` pass with nothing read, calling
 /// `after_read()` after each read.
@@ -832,13 +849,10 @@ TEST_CASE("Ctrl-C with nothing to save erases the progress line on a terminal",
   // The run died at once, as it should, but left "[  3.1s] enumerating..."
   // on the terminal with the shell's next output glued to it.
   int master = -1;
-  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  const pid_t pid = loom_on_terminal({"solve", "gadur", "--size", "3", "--rule",
+                                      "capture=merge-only", "--method", "dense", "--threads", "1"},
+                                     master);
   REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::execl(LOOM_BIN, LOOM_BIN, "solve", "gadur", "--size", "3", "--rule", "capture=merge-only",
-            "--method", "dense", "--threads", "1", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   std::string seen;
   bool signalled = false;
   read_terminal(master, 60, seen, [&] {
@@ -898,20 +912,13 @@ TEST_CASE("the depth-first methods' progress line counts nodes within an opening
       {"gadur", "4", "--rule", "capture=merge-only", "--method", "dfs"},
       {"fiodar", "3", "--method", "superko"}};
   for (const auto& r : runs) {
-    std::vector<std::string> args = {LOOM_BIN, "solve", r[0], "--size", r[1]};
+    std::vector<std::string> args = {"solve", r[0], "--size", r[1]};
     args.insert(args.end(), r.begin() + 2, r.end());
     for (const char* x : {"--table-mb", "64"}) args.emplace_back(x);
-    INFO(args[5] + " " + args.back());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
+    INFO(args[4] + " " + args.back());
     int master = -1;
-    const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+    const pid_t pid = loom_on_terminal(args, master);
     REQUIRE(pid >= 0);
-    if (pid == 0) {
-      ::execv(LOOM_BIN, argv.data());
-      ::_exit(127);
-    }
     std::string seen;
     bool signalled = false;
     // "solving 1 of N: NAME (1,048,576 nodes...)": the opening, then a count.
@@ -1017,15 +1024,12 @@ TEST_CASE("a Long Nardy table build erases its progress line at the end, as ever
   // "bear-off N=3: 100.0% ..." stayed on the terminal above the result.
   const std::string dir = robust_temp("nardy_progress");
   int master = -1;
-  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  // A bear-off with 3 and 2 checkers home: database N = 3 (a second).
+  const pid_t pid =
+      loom_on_terminal({"solve", "nardy", "--position",
+                        "W:2,0,0,0,1,0,0,0,0,0,0,0,0,-1,0,0,0,-1,0,0,0,0,0,0", "--db", dir},
+                       master);
   REQUIRE(pid >= 0);
-  if (pid == 0) {
-    // A bear-off with 3 and 2 checkers home: database N = 3 (a second).
-    ::execl(LOOM_BIN, LOOM_BIN, "solve", "nardy", "--position",
-            "W:2,0,0,0,1,0,0,0,0,0,0,0,0,-1,0,0,0,-1,0,0,0,0,0,0", "--db", dir.c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   std::string seen;
   read_terminal(master, 120, seen, [] {});
   int status = 0;
