@@ -222,7 +222,8 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   }
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
-  out << ", " << mem_text(r.bytes) << ", " << secs << " s"
+  out << ", " << mem_text(r.bytes)
+      << (r.tables > 1 ? " in " + std::to_string(r.tables) + " tables" : "") << ", " << secs << " s"
       << (r.resumed ? " in this run (resumed from a checkpoint)" : "") << "\n";
   if (r.ranks.size() > 1) {
     out << "ranks: " << r.ranks.size() << " (positions, handled, messages, sent, memory):";
@@ -293,6 +294,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     j["method"] = r.method;
     j["symmetries"] = r.symmetries;
     j["bytes"] = r.bytes;
+    if (r.tables > 0) j["tables"] = r.tables;
     j["resumed"] = r.resumed;
     if (!r.ranks.empty()) {
       nlohmann::json rk = nlohmann::json::array();

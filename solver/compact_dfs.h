@@ -40,6 +40,7 @@
 #include "solver/dense.h"
 #include "solver/huge_pages.h"
 #include "solver/value.h"
+#include "solver/whole16.h"
 
 namespace loom::solver {
 
@@ -56,10 +57,12 @@ class CompactDfs {
     Key key = 0;  ///< position key + 1; 0: empty
     Key meta = 0;
   };
-  /// Can searches on several threads share one table? Entries of 8 bytes
-  /// (32-bit keys) are read and written whole (one atomic word each), so a
-  /// probe never sees half of another thread's entry; 16-byte ones are not.
-  static constexpr bool kShareable = sizeof(Entry) == 8;
+  /// Can searches on several threads share one table? Every entry is read
+  /// and written whole, so that a probe never sees half of another
+  /// thread's entry: 8-byte entries (32-bit keys) as one atomic word,
+  /// 16-byte ones by one aligned SSE access, whole on processors with AVX
+  /// (solver/whole16.h); elsewhere each thread needs a table of its own.
+  static bool shareable() { return sizeof(Entry) == 8 || whole16_atomic(); }
   static constexpr int kEntryBytes = sizeof(Entry);
   static constexpr int kMaxPly = 512;
   static constexpr int kWays = 4;
@@ -88,11 +91,10 @@ class CompactDfs {
   }
 
   /// A search on another thread that uses `other`'s table (which must
-  /// outlive it); cfg.table_bytes is not used.
-  CompactDfs(const S& proto, Config cfg, const CompactDfs& other) requires kShareable
-      : cfg_(std::move(cfg)),
-        codec_(proto.geo(), cfg_.symmetry),
-        stack_(kMaxPly + 2) {
+  /// outlive it; only where shareable()); cfg.table_bytes is not used.
+  CompactDfs(const S& proto, Config cfg, const CompactDfs& other)
+      : cfg_(std::move(cfg)), codec_(proto.geo(), cfg_.symmetry), stack_(kMaxPly + 2) {
+    if (!shareable()) throw std::logic_error("compact: this table cannot be shared");
     tab_ = other.tab_;
     mask_ = other.mask_;
   }
@@ -139,18 +141,19 @@ class CompactDfs {
     return -1;
   }
   /// An entry read whole (8-byte entries: one relaxed atomic load, a plain
-  /// load on x86-64; a shared table's entry is never seen half written).
+  /// load on x86-64; 16-byte ones: one aligned SSE load), so that a shared
+  /// table's entry is never seen half written.
   static Entry read(Entry& x) {
-    if constexpr (kShareable)
+    if constexpr (sizeof(Entry) == 8)
       return std::atomic_ref<Entry>(x).load(std::memory_order_relaxed);
     else
-      return x;
+      return load16(x);
   }
   static void write(Entry& x, const Entry& e) {
-    if constexpr (kShareable)
+    if constexpr (sizeof(Entry) == 8)
       std::atomic_ref<Entry>(x).store(e, std::memory_order_relaxed);
     else
-      x = e;
+      store16(x, e);
   }
 
   /// Counts a node; ticks, and throws at the node budget and past kMaxPly.

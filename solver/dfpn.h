@@ -40,6 +40,12 @@
 // is not used (as in the compact search: the 12 images cost more than the transpositions they
 // find). A line longer than kMaxPly (only a cyclic game has one) stops with an error pointing to
 // the retrograde methods.
+//
+// Threads (`--threads`, solver/driver.h): searches of different openings
+// may share one table (shareable(): entries read and written whole,
+// solver/whole16.h). A proved or disproved entry is a proof whoever wrote
+// it; another thread's unproved numbers only steer the search, as stale
+// numbers of this thread's own do.
 #pragma once
 
 #include <algorithm>
@@ -47,6 +53,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -55,6 +62,7 @@
 #include "model/common/game.h"
 #include "solver/dense.h"
 #include "solver/huge_pages.h"
+#include "solver/whole16.h"
 
 namespace loom::solver {
 
@@ -68,7 +76,7 @@ class Dfpn {
   using Key = typename Codec::Key;
   using NodeLimit = DfpnNodeLimit;
   static constexpr uint32_t kInf = std::numeric_limits<uint32_t>::max();
-  struct Entry {
+  struct alignas(16) Entry {
     uint64_t tag = 0;  ///< key + 1 (0: empty), log2 of the work / 2 in bits 60-63
     uint32_t pn = 1, dn = 1;
   };
@@ -95,6 +103,20 @@ class Dfpn {
         table_buckets(cfg_.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
     mask_ = buckets - 1;
     table_.assign(buckets * kWays, Entry{});
+    tab_ = table_.data();
+  }
+
+  /// Can searches on several threads share one table? (Its entries are
+  /// read and written whole: processors with AVX, solver/whole16.h.)
+  static bool shareable() { return whole16_atomic(); }
+
+  /// A search on another thread that uses `other`'s table (which must
+  /// outlive it; only where shareable()); cfg.table_bytes is not used.
+  Dfpn(const S& proto, Config cfg, const Dfpn& other)
+      : cfg_(std::move(cfg)), codec_(proto.geo(), false) {
+    if (!shareable()) throw std::logic_error("dfpn: this table cannot be shared");
+    tab_ = other.tab_;
+    mask_ = other.mask_;
   }
 
   /// Does the side to move win? Throws NodeLimit at the node budget.
@@ -109,6 +131,14 @@ class Dfpn {
 
   uint64_t nodes() const { return nodes_; }
   uint64_t stored() const { return stored_; }
+  /// Entries in use in the table this search allocated (the positions
+  /// stored by it and by the searches sharing it).
+  uint64_t occupied() const {
+    uint64_t n = 0;
+    for (const Entry& e : table_) n += e.tag != 0;
+    return n;
+  }
+  /// Bytes of the table this search allocated (0 if it shares another's).
   uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
   int symmetries() const { return 1; }
 
@@ -120,13 +150,19 @@ class Dfpn {
 
   Entry* bucket(Key key) {
     const uint64_t h = (uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
-    return &table_[((h >> 29) & mask_) * kWays];
+    return &tab_[((h >> 29) & mask_) * kWays];
   }
-  /// The entry of the key in its bucket, or null.
-  static const Entry* find(const Entry* b, Key key) {
-    for (int i = 0; i < kWays; ++i)
-      if ((b[i].tag & kTagKey) == uint64_t{key} + 1) return &b[i];
-    return nullptr;
+  /// The key's entry in its bucket, read whole (a shared table's entry is
+  /// never seen half written); false if there is none.
+  static bool find(const Entry* b, Key key, Entry& out) {
+    for (int i = 0; i < kWays; ++i) {
+      const Entry e = load16(b[i]);
+      if ((e.tag & kTagKey) == uint64_t{key} + 1) {
+        out = e;
+        return true;
+      }
+    }
+    return false;
   }
   static uint64_t work_of(const Entry& e) { return e.tag >> 60; }
   static bool final(const Entry& e) { return e.pn == 0 || e.dn == 0; }
@@ -139,16 +175,21 @@ class Dfpn {
     // before a proved one.
     const auto rank = [](const Entry& x) { return std::tuple(x.tag != 0, work_of(x), final(x)); };
     int victim = 0;
+    Entry least;
     for (int i = 0; i < kWays; ++i) {
-      if ((b[i].tag & kTagKey) == uint64_t{key} + 1) {
-        b[i] = e;
+      const Entry x = load16(b[i]);
+      if ((x.tag & kTagKey) == uint64_t{key} + 1) {
+        store16(b[i], e);
         return;
       }
-      if (rank(b[i]) < rank(b[victim])) victim = i;
+      if (i == 0 || rank(x) < rank(least)) {
+        victim = i;
+        least = x;
+      }
     }
     // Always stored: the parent reads it back at once.
-    if (b[victim].tag == 0) ++stored_;
-    b[victim] = e;
+    if (least.tag == 0) ++stored_;
+    store16(b[victim], e);
   }
 
   /// Counts a node; ticks, and throws at the node budget and past kMaxPly.
@@ -205,7 +246,7 @@ class Dfpn {
     for (int i = 0; i < n; ++i) {
       nums[i] = ps[i].answered ? Nums{1, static_cast<uint32_t>(1 + n / 2)} : Nums{0, kInf};
       if (!ps[i].answered) continue;
-      if (const Entry* e = find(bucket(keys[i]), keys[i])) nums[i] = {e->pn, e->dn};
+      if (Entry e; find(bucket(keys[i]), keys[i], e)) nums[i] = {e.pn, e.dn};
     }
     for (;;) {
       pn = kInf;
@@ -248,6 +289,7 @@ class Dfpn {
   Config cfg_;
   Codec codec_;
   HugeVector<Entry> table_;  ///< on huge pages: every probe is a cache miss
+  Entry* tab_ = nullptr;     ///< table_, or the table shared with another search
   uint64_t mask_ = 0;
   // Per-ply scratch: placements, child keys, the children's numbers.
   std::vector<Placed> placed_ = std::vector<Placed>((kMaxPly + 2) * kMaxPlaced);

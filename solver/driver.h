@@ -112,6 +112,9 @@ struct SolveReport {
   uint32_t sweeps = 0;       ///< retrograde: sweeps until the fixed point
   int depth_complete = -1;   ///< incomplete retrograde: every line of this many plies stored
   uint64_t bytes = 0;        ///< memory of the tables
+  /// compact and dfpn: the search tables (1, or one a thread where the
+  /// threads cannot share one; 0: not reported)
+  int tables = 0;
   int symmetries = 1;
   double seconds = 0;  ///< this run's (a resumed run does not count earlier runs)
   bool resumed = false;
@@ -634,9 +637,10 @@ void boolean_report(SolveReport& rep, const S& root, const std::vector<Branch<S>
 /// solve_boolean_with (below) on o.search_threads threads: each thread has its own
 /// engine and takes the next unsolved opening until none is left; the
 /// engines share one table where the entries are read and written whole
-/// (compact, up to 19 cells), else each has its own (--table-mb shared
-/// out, each a power of two). The node limit is one budget for all, drawn
-/// in small grants (at most 2^16 nodes, and a 64th of a thread's share),
+/// (Engine::shareable(): 8-byte entries, and 16-byte ones on processors
+/// with AVX), else each has its own (--table-mb shared out, each a power
+/// of two). The node limit is one budget for all, drawn in small grants
+/// (at most 2^16 nodes, and a 64th of a thread's share),
 /// so the run searches at most --max-nodes and leaves little of it unused;
 /// a finished opening goes to the checkpoint at once, and Ctrl-C stops
 /// every thread within its next 2^20 nodes. The values are the sequential
@@ -662,15 +666,9 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   std::vector<int> busy(threads, -1);      // the opening each thread searches
   std::vector<bool> taken(branches.size(), false);
   std::vector<std::unique_ptr<Engine>> engines(threads);
-  // One table for all where the engine's entries allow it (the compact
-  // method up to 19 cells: the openings share most of their positions),
-  // else a table each.
-  constexpr bool kShared = [] {
-    if constexpr (requires { Engine::kShareable; })
-      return Engine::kShareable;
-    else
-      return false;
-  }();
+  // One table for all where the engine's entries allow it (the openings
+  // share most of their positions), else a table each.
+  const bool shared = Engine::shareable();
   const auto total = [&] {
     uint64_t n = 0;
     for (uint64_t x : seen) n += x;
@@ -697,7 +695,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   };
   for (int t = 0; t < threads; ++t) {
     typename Engine::Config cfg;
-    cfg.table_bytes = (o.table_mb << 20) / (kShared ? 1 : threads);
+    cfg.table_bytes = (o.table_mb << 20) / (shared ? 1 : threads);
     if (o.max_nodes > 0)
       cfg.grant = [&left, grant_size]() -> uint64_t {
         uint64_t cur = left.load();
@@ -712,11 +710,8 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
       ctl.status_detail(with_commas(total()) + " nodes");
       if (quit.load() || ctl.stop_requested()) throw OpeningStop{};
     };
-    if constexpr (kShared)
-      engines[t] = t == 0 ? std::make_unique<Engine>(root, cfg)
-                          : std::make_unique<Engine>(root, cfg, *engines[0]);
-    else
-      engines[t] = std::make_unique<Engine>(root, cfg);
+    engines[t] = shared && t > 0 ? std::make_unique<Engine>(root, cfg, *engines[0])
+                                 : std::make_unique<Engine>(root, cfg);
   }
   bool stopped = false;
   std::vector<std::exception_ptr> errors(threads);
@@ -786,7 +781,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   const uint64_t nodes = total();
   // A shared table's positions: its entries (two threads may both have
   // counted one slot they filled at once).
-  if constexpr (kShared) stored = engines[0]->occupied();
+  if (shared) stored = engines[0]->occupied();
   if (stopped) {
     save_branches(run, nodes, o, kind, ctl);
     throw Interrupted("interrupted; the finished openings are saved");
@@ -798,6 +793,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   SolveReport rep;
   rep.method = method;
   rep.symmetries = 1;
+  rep.tables = shared ? 1 : threads;
   boolean_report(rep, root, branches, run);
   report_run(rep, run, nodes, stored, bytes, ctl);
   return rep;
@@ -824,6 +820,7 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
   SolveReport rep;
   rep.method = method;
   rep.symmetries = 1;
+  rep.tables = 1;
   OpeningRun run = run_branches<typename Engine::NodeLimit>(
       branches, o, ctl, method, kind, [](uint64_t x) { return x <= 2; },
       [](uint64_t) { return true; },

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "solver/whole16.h"
 #include "tests/common/cli_run.h"
 
 using namespace loom;
@@ -779,8 +780,10 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
           "[solver][cli][checkpoint]") {
   // Ten openings of about 850,000 compact nodes in all: both threads work
   // at once. The compact method's threads share one table (8-byte
-  // entries), df-pn's have one each (half the budget): both report
-  // --table-mb in all.
+  // entries); df-pn's share one where 16-byte entries are read and
+  // written whole (processors with AVX), else have one each (half the
+  // budget): both report --table-mb in all.
+  const int tables16 = loom::solver::whole16_atomic() ? 1 : 2;
   for (const std::string method : {"compact", "dfpn"}) {
     INFO(method);
     const std::vector<std::string> job = {"solve",      "gadur",
@@ -807,6 +810,8 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
     CHECK(got["value"] == want["value"]);
     CHECK(got["openings"] == want["openings"]);
     CHECK(got["bytes"] == want["bytes"]);
+    CHECK(want["tables"] == 1);
+    CHECK(got["tables"] == (method == "compact" ? 1 : tables16));
     // Three times the one-thread run's nodes are enough for two threads
     // (they took 0.79-1.64 times as many over 20 runs: the count depends
     // on timing). A version whose spent grant stopped the whole run
@@ -840,7 +845,8 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
     CHECK(last_json(again.out)["openings"] == want["openings"]);
     std::filesystem::remove(file);
   }
-  // Side 4 (16-byte compact entries): a table a thread, the budget shared.
+  // Side 4 (16-byte compact entries): one table where they are read and
+  // written whole (else a table a thread), the budget shared.
   auto wide =
       run({"solve", "gadur", "--size", "4", "--rule", "capture=merge-only", "--method", "compact",
            "--json", "--no-pv", "--table-mb", "64", "--threads", "2", "--max-nodes", "200000"});
@@ -850,6 +856,7 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
   CHECK(jw["nodes"].get<uint64_t>() <= 200000);
   CHECK(jw["nodes"].get<uint64_t>() > 190000);  // small grants: little left unused
   CHECK(jw["bytes"].get<uint64_t>() == uint64_t{64} << 20);
+  CHECK(jw["tables"] == tables16);
 }
 
 TEST_CASE("solve --method dfpn: node limit, checkpoint, resume, interrupt, foreign files",

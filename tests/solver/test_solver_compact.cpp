@@ -11,11 +11,16 @@
 // positions, with 32-bit and 64-bit keys alike.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "model/common/zobrist.h"
 #include "solver/compact_dfs.h"
 #include "solver/dfpn.h"
 #include "solver/dfs.h"
 #include "solver/retrograde.h"
+#include "solver/whole16.h"
 #include "tests/common/cli_run.h"
 #include "tests/gadur/gadur_fixture.h"
 
@@ -165,6 +170,47 @@ TEST_CASE(
     "alpha-beta winner",
     "[solver][compact]") {
   compact_against_dfs(4, 26, 40, 8);
+}
+
+TEST_CASE("16-byte table entries are read and written whole while other threads write them",
+          "[solver][compact]") {
+  // Threads share a table of 16-byte entries (the compact method on side
+  // 4, df-pn) only where load16/store16 are whole. Two writers keep
+  // storing entries whose halves agree (b == ~a) into one slot while this
+  // thread reads it: a read of one half of one entry and one of another
+  // breaks the rule. The reader goes on until it has seen the slot change
+  // 200,000 times (or 60 s pass: a loaded machine). Two 8-byte reads in
+  // place of load16 saw 3 to 1,287 mixtures in 75,000 changes here (six
+  // runs of the same loop, 2026-12-06); load16 none in 900,000.
+  if (!loom::solver::whole16_atomic()) {
+    WARN("this processor has no AVX: 16-byte tables are not shared here");
+    return;
+  }
+  struct alignas(16) E {
+    uint64_t a = 0, b = ~uint64_t{0};
+  };
+  alignas(64) static E slot;
+  std::atomic<bool> stop{false};
+  const auto writer = [&](uint64_t base) {
+    for (uint64_t i = 0; !stop.load(std::memory_order_relaxed); ++i)
+      loom::solver::store16(slot, E{base + i, ~(base + i)});
+  };
+  std::thread w1(writer, 1), w2(writer, uint64_t{1} << 62);
+  uint64_t torn = 0, changes = 0;
+  E last = loom::solver::load16(slot);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (uint64_t i = 0; changes < 200'000; ++i) {
+    const E e = loom::solver::load16(slot);
+    torn += e.b != ~e.a;
+    changes += e.a != last.a;
+    last = e;
+    if ((i & 0xffff) == 0 && std::chrono::steady_clock::now() > until) break;
+  }
+  stop = true;
+  w1.join();
+  w2.join();
+  CHECK(torn == 0);
+  CHECK(changes >= 200'000);  // the writers were writing meanwhile
 }
 
 TEST_CASE("solve --method compact: the values and openings of --method dfs",
