@@ -8,25 +8,36 @@
 // on every processor that reports AVX (Intel SDM vol. 3A, section 9.1.1;
 // AMD64 APM vol. 2, section 7.3.2 "Access Atomicity", both since 2021);
 // GCC's libatomic (PR 104688) and LLVM (pull request 74275) implement
-// 16-byte atomic loads and stores this way. Without AVX (or off x86-64)
-// whole16_atomic() is false and the callers give each thread its own table.
+// 16-byte atomic loads and stores this way, and like libatomic this file
+// trusts it only on Intel and AMD processors (other makers of processors
+// with AVX have not documented it). Elsewhere whole16_atomic() is false and
+// the callers give each thread its own table.
 #pragma once
 
 #include <bit>
 #include <type_traits>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <emmintrin.h>
 #endif
 
 namespace loom::solver {
 
 /// Are aligned 16-byte loads and stores single-copy atomic on this
-/// processor (x86-64 with AVX)?
+/// processor (an Intel or AMD x86-64 processor with AVX)?
 inline bool whole16_atomic() {
 #if defined(__x86_64__)
-  static const bool avx = __builtin_cpu_supports("avx");
-  return avx;
+  static const bool whole = [] {
+    unsigned max = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(0, &max, &ebx, &ecx, &edx)) return false;
+    const bool intel =
+        ebx == signature_INTEL_ebx && ecx == signature_INTEL_ecx && edx == signature_INTEL_edx;
+    const bool amd =
+        ebx == signature_AMD_ebx && ecx == signature_AMD_ecx && edx == signature_AMD_edx;
+    return (intel || amd) && __builtin_cpu_supports("avx");
+  }();
+  return whole;
 #else
   return false;
 #endif
