@@ -60,8 +60,9 @@ class CompactDfs {
   /// Can searches on several threads share one table? Every entry is read
   /// and written whole, so that a probe never sees half of another
   /// thread's entry: 8-byte entries (32-bit keys) as one atomic word,
-  /// 16-byte ones by one aligned SSE access, whole on processors with AVX
-  /// (solver/whole16.h); elsewhere each thread needs a table of its own.
+  /// 16-byte ones by one aligned SSE access, whole on Intel and AMD
+  /// processors with AVX (solver/whole16.h); elsewhere each thread needs a
+  /// table of its own.
   static bool shareable() { return sizeof(Entry) == 8 || whole16_atomic(); }
   static constexpr int kEntryBytes = sizeof(Entry);
   static constexpr int kMaxPly = 512;

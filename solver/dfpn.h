@@ -107,7 +107,8 @@ class Dfpn {
   }
 
   /// Can searches on several threads share one table? (Its entries are
-  /// read and written whole: processors with AVX, solver/whole16.h.)
+  /// read and written whole: Intel and AMD processors with AVX,
+  /// solver/whole16.h.)
   static bool shareable() { return whole16_atomic(); }
 
   /// A search on another thread that uses `other`'s table (which must

@@ -637,10 +637,10 @@ void boolean_report(SolveReport& rep, const S& root, const std::vector<Branch<S>
 /// solve_boolean_with (below) on o.search_threads threads: each thread has its own
 /// engine and takes the next unsolved opening until none is left; the
 /// engines share one table where the entries are read and written whole
-/// (Engine::shareable(): 8-byte entries, and 16-byte ones on processors
-/// with AVX), else each has its own (--table-mb shared out, each a power
-/// of two). The node limit is one budget for all, drawn in small grants
-/// (at most 2^16 nodes, and a 64th of a thread's share),
+/// (Engine::shareable(): 8-byte entries, and 16-byte ones on Intel and
+/// AMD processors with AVX), else each has its own (--table-mb shared
+/// out, each a power of two). The node limit is one budget for all, drawn
+/// in small grants (at most 2^16 nodes, and a 64th of a thread's share),
 /// so the run searches at most --max-nodes and leaves little of it unused;
 /// a finished opening goes to the checkpoint at once, and Ctrl-C stops
 /// every thread within its next 2^20 nodes. The values are the sequential
