@@ -25,7 +25,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <functional>
@@ -38,9 +37,8 @@
 #include "model/common/game.h"
 #include "solver/control.h"
 #include "solver/dense.h"
-#include "solver/huge_pages.h"
+#include "solver/entry_table.h"
 #include "solver/value.h"
-#include "solver/whole16.h"
 
 namespace loom::solver {
 
@@ -57,16 +55,13 @@ class CompactDfs {
     Key key = 0;  ///< position key + 1; 0: empty
     Key meta = 0;
   };
-  /// Can searches on several threads share one table? Every entry is read
-  /// and written whole, so that a probe never sees half of another
-  /// thread's entry: 8-byte entries (32-bit keys) as one atomic word,
-  /// 16-byte ones by one aligned SSE access, whole on Intel and AMD
-  /// processors with AVX (solver/whole16.h); elsewhere each thread needs a
-  /// table of its own.
-  static bool shareable() { return sizeof(Entry) == 8 || whole16_atomic(); }
   static constexpr int kEntryBytes = sizeof(Entry);
   static constexpr int kMaxPly = 512;
   static constexpr int kWays = 4;
+  using Table = EntryTable<Entry, kWays>;
+  /// Can searches on several threads share one table? (8-byte entries,
+  /// and 16-byte ones where they are read and written whole: Table.)
+  static bool shareable() { return Table::shareable(); }
 
   struct Config {
     uint64_t table_bytes = uint64_t{64} << 20;
@@ -83,22 +78,18 @@ class CompactDfs {
   };
 
   CompactDfs(const S& proto, Config cfg)
-      : cfg_(std::move(cfg)), codec_(proto.geo(), cfg_.symmetry), stack_(kMaxPly + 2) {
-    const uint64_t buckets =
-        table_buckets(cfg_.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
-    mask_ = buckets - 1;
-    table_.assign(buckets * kWays, Entry{});
-    tab_ = table_.data();
-  }
+      : cfg_(std::move(cfg)),
+        codec_(proto.geo(), cfg_.symmetry),
+        table_(cfg_.table_bytes, codec_.key_count()),
+        stack_(kMaxPly + 2) {}
 
   /// A search on another thread that uses `other`'s table (which must
   /// outlive it; only where shareable()); cfg.table_bytes is not used.
   CompactDfs(const S& proto, Config cfg, const CompactDfs& other)
-      : cfg_(std::move(cfg)), codec_(proto.geo(), cfg_.symmetry), stack_(kMaxPly + 2) {
-    if (!shareable()) throw std::logic_error("compact: this table cannot be shared");
-    tab_ = other.tab_;
-    mask_ = other.mask_;
-  }
+      : cfg_(std::move(cfg)),
+        codec_(proto.geo(), cfg_.symmetry),
+        table_(other.table_, typename Table::Share{}),
+        stack_(kMaxPly + 2) {}
 
   /// Does the side to move win? Throws CompactNodeLimit at the node budget.
   bool mover_wins(const S& root) {
@@ -113,13 +104,9 @@ class CompactDfs {
   uint64_t stored() const { return stored_; }
   /// Entries in use in the table this search allocated (the positions
   /// stored by it and by the searches sharing it).
-  uint64_t occupied() const {
-    uint64_t n = 0;
-    for (const Entry& e : table_) n += e.key != 0;
-    return n;
-  }
+  uint64_t occupied() const { return table_.occupied(); }
   /// Bytes of the table this search allocated (0 if it shares another's).
-  uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
+  uint64_t table_bytes() const { return table_.bytes(); }
   int symmetries() const { return codec_.symmetries(); }
 
  private:
@@ -127,34 +114,16 @@ class CompactDfs {
     return codec_.canonical(s.stones(Color::kBlack).w[0], s.stones(Color::kWhite).w[0],
                             s.to_move());
   }
-  Entry* bucket(Key key) {
-    uint64_t h = (uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
-    return &tab_[((h >> 29) & mask_) * kWays];
-  }
+  Entry* bucket(Key key) const { return table_.bucket(key); }
   /// The entry's value (1 the mover wins, 2 it loses, 0 none) or -1 if the
   /// bucket has no entry for the key; best_site gets its move.
   static int probe(Entry* b, Key key, int& best_site) {
     for (int i = 0; i < kWays; ++i)
-      if (const Entry e = read(b[i]); e.key == key + 1) {
+      if (const Entry e = Table::read(b[i]); e.key == key + 1) {
         best_site = static_cast<int>((e.meta >> 8) & 0xff) - 1;
         return static_cast<int>(e.meta & 3);
       }
     return -1;
-  }
-  /// An entry read whole (8-byte entries: one relaxed atomic load, a plain
-  /// load on x86-64; 16-byte ones: one aligned SSE load), so that a shared
-  /// table's entry is never seen half written.
-  static Entry read(Entry& x) {
-    if constexpr (sizeof(Entry) == 8)
-      return std::atomic_ref<Entry>(x).load(std::memory_order_relaxed);
-    else
-      return load16(x);
-  }
-  static void write(Entry& x, const Entry& e) {
-    if constexpr (sizeof(Entry) == 8)
-      std::atomic_ref<Entry>(x).store(e, std::memory_order_relaxed);
-    else
-      store16(x, e);
   }
 
   /// Counts a node; ticks, and throws at the node budget and past kMaxPly.
@@ -291,10 +260,10 @@ class CompactDfs {
     int victim = 0;
     Key least = ~Key{0};
     for (int i = 0; i < kWays; ++i) {
-      const Entry x = read(b[i]);
+      const Entry x = Table::read(b[i]);
       if (x.key == 0 || x.key == key + 1) {
         if (x.key == 0) ++stored_;
-        write(b[i], e);
+        Table::write(b[i], e);
         return;
       }
       const Key w = (x.meta >> 2) & 63;
@@ -303,14 +272,12 @@ class CompactDfs {
         victim = i;
       }
     }
-    if (lg >= least) write(b[victim], e);
+    if (lg >= least) Table::write(b[victim], e);
   }
 
   Config cfg_;
   Codec codec_;
-  HugeVector<Entry> table_;  ///< on huge pages: every probe is a cache miss
-  Entry* tab_ = nullptr;     ///< table_, or the table shared with another search
-  uint64_t mask_ = 0;
+  Table table_;  ///< its own, or shared with searches on other threads
   std::vector<std::vector<Move>> stack_;
   // search_placed's per-ply scratch: placements, child keys, visit order.
   using Placed = typename dense_detail::MemberOr<dense_detail::PlacedT, S, PlacementGame<S>>::type;

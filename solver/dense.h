@@ -70,6 +70,7 @@
 #include "model/common/hex.h"
 #include "solver/control.h"
 #include "solver/core.h"
+#include "solver/entry_table.h"
 #include "solver/huge_pages.h"
 #include "solver/value.h"
 
@@ -110,16 +111,6 @@ concept PlacementGame = RetractableGame<S> &&
   { s.outcome_when_stuck() } -> std::convertible_to<Outcome>;
   { p->answered } -> std::convertible_to<bool>;
 };
-
-/// Buckets of a search table of `bytes` in buckets of `bucket_bytes`: a
-/// power of two, at least one, and at most the power of two from `keys`
-/// (the positions the index can name) up, so that a table on a small board
-/// holds no more than its positions can fill (side 2: 2 * 3^7 keys, 256 KB
-/// of 8-byte entries in 4-way buckets instead of the --table-mb default).
-inline uint64_t table_buckets(uint64_t bytes, uint64_t bucket_bytes, uint64_t keys) {
-  const uint64_t fit = std::bit_floor(std::max<uint64_t>(bytes / bucket_bytes, 1));
-  return std::min(fit, std::bit_ceil(std::max<uint64_t>(keys, 1)));
-}
 
 /// The position after placement p (its captures removed) by the side to
 /// move in s, the other side to move: built from two bitboards, with no

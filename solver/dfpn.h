@@ -43,7 +43,7 @@
 //
 // Threads (`--threads`, solver/driver.h): searches of different openings
 // may share one table (shareable(): entries read and written whole,
-// solver/whole16.h). A proved or disproved entry is a proof whoever wrote
+// solver/entry_table.h). A proved or disproved entry is a proof whoever wrote
 // it; another thread's unproved numbers only steer the search, as stale
 // numbers of this thread's own do.
 #pragma once
@@ -53,7 +53,6 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -61,8 +60,7 @@
 #include "model/common/errors.h"
 #include "model/common/game.h"
 #include "solver/dense.h"
-#include "solver/huge_pages.h"
-#include "solver/whole16.h"
+#include "solver/entry_table.h"
 
 namespace loom::solver {
 
@@ -84,6 +82,7 @@ class Dfpn {
   static constexpr int kEntryBytes = sizeof(Entry);
   static constexpr int kMaxPly = 512;
   static constexpr int kWays = 4;
+  using Table = EntryTable<Entry, kWays>;
 
   struct Config {
     uint64_t table_bytes = uint64_t{64} << 20;
@@ -95,30 +94,21 @@ class Dfpn {
     std::function<void()> tick;
   };
 
-  Dfpn(const S& proto, Config cfg) : cfg_(std::move(cfg)), codec_(proto.geo(), false) {
-    if (proto.geo().num_sites() > kMaxCells)
-      throw InputError("--method dfpn: boards of at most " + std::to_string(kMaxCells) +
-                       " cells (side 4)");
-    const uint64_t buckets =
-        table_buckets(cfg_.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
-    mask_ = buckets - 1;
-    table_.assign(buckets * kWays, Entry{});
-    tab_ = table_.data();
-  }
+  Dfpn(const S& proto, Config cfg)
+      : cfg_(std::move(cfg)),
+        codec_(checked(proto).geo(), false),
+        table_(cfg_.table_bytes, codec_.key_count()) {}
 
   /// Can searches on several threads share one table? (Its entries are
-  /// read and written whole: Intel and AMD processors with AVX,
-  /// solver/whole16.h.)
-  static bool shareable() { return whole16_atomic(); }
+  /// read and written whole: Intel and AMD processors with AVX, Table.)
+  static bool shareable() { return Table::shareable(); }
 
   /// A search on another thread that uses `other`'s table (which must
   /// outlive it; only where shareable()); cfg.table_bytes is not used.
   Dfpn(const S& proto, Config cfg, const Dfpn& other)
-      : cfg_(std::move(cfg)), codec_(proto.geo(), false) {
-    if (!shareable()) throw std::logic_error("dfpn: this table cannot be shared");
-    tab_ = other.tab_;
-    mask_ = other.mask_;
-  }
+      : cfg_(std::move(cfg)),
+        codec_(proto.geo(), false),
+        table_(other.table_, typename Table::Share{}) {}
 
   /// Does the side to move win? Throws NodeLimit at the node budget.
   bool mover_wins(const S& root) {
@@ -134,13 +124,9 @@ class Dfpn {
   uint64_t stored() const { return stored_; }
   /// Entries in use in the table this search allocated (the positions
   /// stored by it and by the searches sharing it).
-  uint64_t occupied() const {
-    uint64_t n = 0;
-    for (const Entry& e : table_) n += e.tag != 0;
-    return n;
-  }
+  uint64_t occupied() const { return table_.occupied(); }
   /// Bytes of the table this search allocated (0 if it shares another's).
-  uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
+  uint64_t table_bytes() const { return table_.bytes(); }
   int symmetries() const { return 1; }
 
  private:
@@ -149,15 +135,19 @@ class Dfpn {
   static constexpr int kMaxCells = 37;  ///< 2 * 3^37 + 1 < 2^60
   static constexpr uint64_t kTagKey = (uint64_t{1} << 60) - 1;
 
-  Entry* bucket(Key key) {
-    const uint64_t h = (uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
-    return &tab_[((h >> 29) & mask_) * kWays];
+  /// The position (a board of at most kMaxCells cells), else InputError.
+  static const S& checked(const S& s) {
+    if (s.geo().num_sites() > kMaxCells)
+      throw InputError("--method dfpn: boards of at most " + std::to_string(kMaxCells) +
+                       " cells (side 4)");
+    return s;
   }
+  Entry* bucket(Key key) const { return table_.bucket(key); }
   /// The key's entry in its bucket, read whole (a shared table's entry is
   /// never seen half written); false if there is none.
-  static bool find(const Entry* b, Key key, Entry& out) {
+  static bool find(Entry* b, Key key, Entry& out) {
     for (int i = 0; i < kWays; ++i) {
-      const Entry e = load16(b[i]);
+      const Entry e = Table::read(b[i]);
       if ((e.tag & kTagKey) == uint64_t{key} + 1) {
         out = e;
         return true;
@@ -178,9 +168,9 @@ class Dfpn {
     int victim = 0;
     Entry least;
     for (int i = 0; i < kWays; ++i) {
-      const Entry x = load16(b[i]);
+      const Entry x = Table::read(b[i]);
       if ((x.tag & kTagKey) == uint64_t{key} + 1) {
-        store16(b[i], e);
+        Table::write(b[i], e);
         return;
       }
       if (i == 0 || rank(x) < rank(least)) {
@@ -190,7 +180,7 @@ class Dfpn {
     }
     // Always stored: the parent reads it back at once.
     if (least.tag == 0) ++stored_;
-    store16(b[victim], e);
+    Table::write(b[victim], e);
   }
 
   /// Counts a node; ticks, and throws at the node budget and past kMaxPly.
@@ -289,9 +279,7 @@ class Dfpn {
 
   Config cfg_;
   Codec codec_;
-  HugeVector<Entry> table_;  ///< on huge pages: every probe is a cache miss
-  Entry* tab_ = nullptr;     ///< table_, or the table shared with another search
-  uint64_t mask_ = 0;
+  Table table_;  ///< its own, or shared with searches on other threads
   // Per-ply scratch: placements, child keys, the children's numbers.
   std::vector<Placed> placed_ = std::vector<Placed>((kMaxPly + 2) * kMaxPlaced);
   std::vector<Key> keys_ = std::vector<Key>((kMaxPly + 2) * kMaxPlaced);

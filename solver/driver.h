@@ -606,6 +606,15 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
   rep.seconds = ctl.elapsed();
 }
 
+/// A checkpointed boolean code (1 or 2; 0 unknown) is in range, and
+/// every such code stands (is not solved again).
+inline bool boolean_code_valid(uint64_t x) {
+  return x <= 2;
+}
+inline bool boolean_code_stands(uint64_t) {
+  return true;
+}
+
 /// An opening's code for a boolean engine: 1 the mover after the opening
 /// wins, 2 it loses.
 template <Game S, class Engine>
@@ -650,9 +659,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
                                    const SolveOptions& o, RunControl& ctl,
                                    const std::string& method, const std::string& kind) {
   OpeningRun run;
-  read_branches(
-      run, branches.size(), o, kind, [](uint64_t x) { return x <= 2; },
-      [](uint64_t) { return true; });
+  read_branches(run, branches.size(), o, kind, boolean_code_valid, boolean_code_stands);
   size_t open = 0;
   for (uint64_t x : run.done) open += x == 0;
   // No more threads (and tables) than openings left to solve.
@@ -822,8 +829,7 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
   rep.symmetries = 1;
   rep.tables = 1;
   OpeningRun run = run_branches<typename Engine::NodeLimit>(
-      branches, o, ctl, method, kind, [](uint64_t x) { return x <= 2; },
-      [](uint64_t) { return true; },
+      branches, o, ctl, method, kind, boolean_code_valid, boolean_code_stands,
       [&](const S& c, const std::vector<uint64_t>&) { return boolean_code(d, c); },
       [&] { return d.nodes(); }, counted, "openings");
   boolean_report(rep, root, branches, run);
