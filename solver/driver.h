@@ -112,7 +112,7 @@ struct SolveReport {
   uint32_t sweeps = 0;       ///< retrograde: sweeps until the fixed point
   int depth_complete = -1;   ///< incomplete retrograde: every line of this many plies stored
   uint64_t bytes = 0;        ///< memory of the tables
-  /// compact and dfpn: the search tables (1, or one a thread where the
+  /// compact, dfpn and superko: the search tables (1, or one a thread where the
   /// threads cannot share one; 0: not reported)
   int tables = 0;
   int symmetries = 1;
@@ -643,26 +643,39 @@ void boolean_report(SolveReport& rep, const S& root, const std::vector<Branch<S>
     rep.value = Value::win(other(me));
 }
 
-/// solve_boolean_with (below) on o.search_threads threads: each thread has its own
-/// engine and takes the next unsolved opening until none is left; the
-/// engines share one table where the entries are read and written whole
-/// (Engine::shareable(): 8-byte entries, and 16-byte ones on Intel and
-/// AMD processors with AVX), else each has its own (--table-mb shared
-/// out, each a power of two). The node limit is one budget for all, drawn
-/// in small grants (at most 2^16 nodes, and a 64th of a thread's share),
-/// so the run searches at most --max-nodes and leaves little of it unused;
-/// a finished opening goes to the checkpoint at once, and Ctrl-C stops
-/// every thread within its next 2^20 nodes. The values are the sequential
-/// run's; the node counts depend on which thread took which opening.
-template <Game S, class Engine>
-SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const S& root,
-                                   const SolveOptions& o, RunControl& ctl,
-                                   const std::string& method, const std::string& kind) {
+/// What run_branches_parallel's engines did: nodes, positions stored,
+/// bytes of their tables, and how many tables (1: shared).
+struct ParallelFigures {
+  uint64_t nodes = 0, stored = 0, bytes = 0;
+  int tables = 1;
+};
+
+/// run_branches (above) on o.search_threads threads: each thread has its
+/// own engine (made from `base`) and takes the next unsolved branch until
+/// none is left; the engines share one table where the entries are read
+/// and written whole (Engine::shareable(): 8-byte entries, and 16-byte ones
+/// on Intel and AMD processors with AVX), else each has its own
+/// (--table-mb shared out, each a power of two). solve(t, engine, state,
+/// done) returns the branch's code given the codes finished so far (a
+/// copy). The node limit is one budget for all, drawn in small grants (at
+/// most 2^16 nodes, and a 64th of a thread's share), so the run searches
+/// at most --max-nodes and leaves little of it unused; a finished branch
+/// goes to the checkpoint at once, and Ctrl-C stops every thread within
+/// its next 2^20 nodes. Before returning (not when interrupted), then(run,
+/// engine 0) runs while the engines' ticks still report to ctl. The codes
+/// are those of the sequential run where they do not depend on the
+/// order; the node counts depend on which thread took which branch.
+template <Game S, class Engine, class Valid, class Stands, class Solve, class Then>
+OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S& proto,
+                                 const typename Engine::Config& base, const SolveOptions& o,
+                                 RunControl& ctl, const std::string& method,
+                                 const std::string& kind, Valid valid, Stands stands, Solve solve,
+                                 Then then, ParallelFigures& fig, const std::string& what) {
   OpeningRun run;
-  read_branches(run, branches.size(), o, kind, boolean_code_valid, boolean_code_stands);
+  read_branches(run, branches.size(), o, kind, valid, stands);
   size_t open = 0;
   for (uint64_t x : run.done) open += x == 0;
-  // No more threads (and tables) than openings left to solve.
+  // No more threads (and tables) than branches left to solve.
   const int threads = static_cast<int>(std::clamp<size_t>(open, 1, o.search_threads));
   std::mutex mu;  // guards ctl, run, the lists below and the checkpoint
   std::atomic<uint64_t> left{o.max_nodes};
@@ -670,10 +683,10 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
       std::clamp<uint64_t>(o.max_nodes / (64 * uint64_t(threads)), 1, uint64_t{1} << 16);
   std::atomic<bool> quit{false};
   std::vector<uint64_t> seen(threads, 0);  // nodes each thread has reported
-  std::vector<int> busy(threads, -1);      // the opening each thread searches
+  std::vector<int> busy(threads, -1);      // the branch each thread searches
   std::vector<bool> taken(branches.size(), false);
   std::vector<std::unique_ptr<Engine>> engines(threads);
-  // One table for all where the engine's entries allow it (the openings
+  // One table for all where the engine's entries allow it (the branches
   // share most of their positions), else a table each.
   const bool shared = Engine::shareable();
   const auto total = [&] {
@@ -688,7 +701,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
     seen[t] = n;
   };
   // Under mu: the progress line (the step has no ", ": a narrow terminal
-  // cuts its front and keeps the openings being searched and the count).
+  // cuts its front and keeps the branches being searched and the count).
   const auto show = [&] {
     size_t done = 0;
     for (uint64_t x : run.done) done += x != 0;
@@ -701,8 +714,9 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
                with_commas(total()) + " nodes");
   };
   for (int t = 0; t < threads; ++t) {
-    typename Engine::Config cfg;
+    typename Engine::Config cfg = base;
     cfg.table_bytes = (o.table_mb << 20) / (shared ? 1 : threads);
+    cfg.max_nodes = 0;
     if (o.max_nodes > 0)
       cfg.grant = [&left, grant_size]() -> uint64_t {
         uint64_t cur = left.load();
@@ -717,8 +731,8 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
       ctl.status_detail(with_commas(total()) + " nodes");
       if (quit.load() || ctl.stop_requested()) throw OpeningStop{};
     };
-    engines[t] = shared && t > 0 ? std::make_unique<Engine>(root, cfg, *engines[0])
-                                 : std::make_unique<Engine>(root, cfg);
+    engines[t] = shared && t > 0 ? std::make_unique<Engine>(proto, cfg, *engines[0])
+                                 : std::make_unique<Engine>(proto, cfg);
   }
   bool stopped = false;
   std::vector<std::exception_ptr> errors(threads);
@@ -726,6 +740,7 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
     try {
       for (;;) {
         size_t i = branches.size();
+        std::vector<uint64_t> done;
         {
           std::lock_guard<std::mutex> g(mu);
           if (quit.load() || run.limit_hit) return;
@@ -734,10 +749,11 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
           if (i == branches.size()) return;
           taken[i] = true;
           busy[t] = static_cast<int>(i);
+          done = run.done;
           show();
         }
         try {
-          const uint64_t code = boolean_code(*engines[t], branches[i].state);
+          const uint64_t code = solve(t, *engines[t], branches[i].state, std::as_const(done));
           std::lock_guard<std::mutex> g(mu);
           run.done[i] = code;
           busy[t] = -1;
@@ -779,30 +795,47 @@ SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
-  uint64_t stored = 0, bytes = 0;
+  fig = ParallelFigures{};
   for (int t = 0; t < threads; ++t) {
     report(t);
-    stored += engines[t]->stored();
-    bytes += engines[t]->table_bytes();
+    fig.stored += engines[t]->stored();
+    fig.bytes += engines[t]->table_bytes();
   }
-  const uint64_t nodes = total();
+  fig.nodes = total();
   // A shared table's positions: its entries (two threads may both have
   // counted one slot they filled at once).
-  if (shared) stored = engines[0]->occupied();
+  if (shared) fig.stored = engines[0]->occupied();
+  fig.tables = shared ? 1 : threads;
   if (stopped) {
-    save_branches(run, nodes, o, kind, ctl);
-    throw Interrupted("interrupted; the finished openings are saved");
+    save_branches(run, fig.nodes, o, kind, ctl);
+    throw Interrupted("interrupted; the finished " + what + " are saved");
   }
   if (run.limit_hit) {
-    save_branches(run, nodes, o, kind, ctl);
-    run.note = node_limit_note(run, o, "openings");
+    save_branches(run, fig.nodes, o, kind, ctl);
+    run.note = node_limit_note(run, o, what);
   }
+  then(std::as_const(run), *engines[0]);
+  return run;
+}
+
+/// solve_boolean_with (below) on o.search_threads threads
+/// (run_branches_parallel).
+template <Game S, class Engine>
+SolveReport solve_boolean_parallel(const std::vector<Branch<S>>& branches, const S& root,
+                                   const SolveOptions& o, RunControl& ctl,
+                                   const std::string& method, const std::string& kind) {
+  ParallelFigures fig;
+  const OpeningRun run = run_branches_parallel<S, Engine>(
+      branches, root, typename Engine::Config{}, o, ctl, method, kind, boolean_code_valid,
+      boolean_code_stands,
+      [](int, Engine& e, const S& c, const std::vector<uint64_t>&) { return boolean_code(e, c); },
+      [](const OpeningRun&, Engine&) {}, fig, "openings");
   SolveReport rep;
   rep.method = method;
   rep.symmetries = 1;
-  rep.tables = shared ? 1 : threads;
+  rep.tables = fig.tables;
   boolean_report(rep, root, branches, run);
-  report_run(rep, run, nodes, stored, bytes, ctl);
+  report_run(rep, run, fig.nodes, fig.stored, fig.bytes, ctl);
   return rep;
 }
 
@@ -892,13 +925,7 @@ std::vector<BranchMargin> superko_branches(
   cfg.table_bytes = o.table_mb << 20;
   cfg.max_nodes = o.max_nodes;
   cfg.symmetry = o.symmetry;
-  uint64_t counted = 0;
-  D* self = nullptr;
-  cfg.tick = node_tick(ctl, self, counted);
-  D d(proto, cfg);
-  self = &d;
   rep.method = "superko";
-  rep.symmetries = d.symmetries();
   // Codes (checkpointed): the margin + 2^31, so that 0 stays "unknown"; a
   // value-only bound adds 1 << 33 (at most) or 2 << 33 (at least).
   constexpr int64_t kBias = int64_t{1} << 31;
@@ -909,56 +936,91 @@ std::vector<BranchMargin> superko_branches(
   const auto code_of = [](int margin2, uint64_t flag) {
     return flag | static_cast<uint64_t>(kBias + margin2);
   };
+  const auto valid = [](uint64_t x) {
+    const uint64_t m = x & (kAtMost - 1), flag = x - m;
+    return m < 2 * uint64_t{kBias} && (m != uint64_t{kBias} || flag != 0) &&
+           (flag == 0 || flag == kAtMost || flag == kAtLeast);
+  };
+  const auto stands = [&](uint64_t x) { return x < kAtMost || o.value_only; };
   const int sign = root_mover == Color::kBlack ? 1 : -1;  // Black's margin to the root mover's
+  // A branch's code given the codes finished so far; `guess` starts
+  // MTD(f) (the search's last value).
+  const auto branch = [&](D& d, int& guess, const S& c, const std::vector<uint64_t>& done) {
+    if (c.is_terminal()) return code_of(c.outcome().margin2, 0);
+    // Black's margin at the end is past + t * (a value of c, D's terms).
+    const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
+    const int t = c.to_move() == Color::kBlack ? 1 : -1;
+    std::optional<int> best;  // the root mover's best exact margin so far, its side
+    for (uint64_t x : done)
+      if (x && x < kAtMost && (!best || sign * margin_of(x) > *best)) best = sign * margin_of(x);
+    if (o.value_only && best) {
+      // The root mover's margin is sign * past + sign * t * v: not above
+      // *best iff v >= beta (sign * t < 0) or v < beta (sign * t > 0).
+      const int st = sign * t;
+      const int beta = st < 0 ? sign * past - *best : *best - sign * past + 1;
+      const int g = d.test(c, beta);
+      if ((g >= beta) == (st < 0)) {
+        // g bounds v from below (g >= beta) or above; Black's margin
+        // past + t * g is then an upper or a lower bound.
+        const bool at_most = (g >= beta) == (t < 0);
+        return code_of(past + t * g, at_most ? kAtMost : kAtLeast);
+      }
+      guess = g;
+    }
+    const int v = d.value(c, guess);
+    guess = v;
+    return code_of(past + t * v, 0);
+  };
+  const auto margins_of = [&](const OpeningRun& run) {
+    std::vector<BranchMargin> margins;
+    for (uint64_t x : run.done) {
+      BranchMargin b;
+      if (x && x < kAtMost)
+        b.exact = margin_of(x);
+      else if (x) {
+        b.bound_dir = x >= kAtLeast ? 1 : -1;
+        b.bound2 = margin_of(x);
+      }
+      margins.push_back(b);
+    }
+    return margins;
+  };
+  std::vector<BranchMargin> margins;
+  if (o.search_threads > 1 && branches.size() > 1) {
+    // Several branches at once (each thread its own MTD(f) guess); under
+    // value_only a branch is tested against the best margin finished when
+    // it starts.
+    ParallelFigures fig;
+    std::vector<int> guesses(static_cast<size_t>(o.search_threads), 1);
+    run_branches_parallel<S, D>(
+        branches, proto, cfg, o, ctl, "superko", kind, valid, stands,
+        [&](int t, D& d, const S& c, const std::vector<uint64_t>& done) {
+          return branch(d, guesses[static_cast<size_t>(t)], c, done);
+        },
+        [&](const OpeningRun& run, D& d) {
+          report_run(rep, run, fig.nodes, fig.stored, fig.bytes, ctl);
+          rep.symmetries = d.symmetries();
+          rep.tables = fig.tables;
+          margins = margins_of(run);
+          if (then) then(d, margins);
+        },
+        fig, what);
+    return margins;
+  }
+  uint64_t counted = 0;
+  D* self = nullptr;
+  cfg.tick = node_tick(ctl, self, counted);
+  D d(proto, cfg);
+  self = &d;
+  rep.symmetries = d.symmetries();
+  rep.tables = 1;
   int guess = 1;
   OpeningRun run = run_branches<SuperkoNodeLimit>(
-      branches, o, ctl, "superko", kind,
-      [](uint64_t x) {
-        const uint64_t m = x & (kAtMost - 1), flag = x - m;
-        return m < 2 * uint64_t{kBias} && (m != uint64_t{kBias} || flag != 0) &&
-               (flag == 0 || flag == kAtMost || flag == kAtLeast);
-      },
-      [&](uint64_t x) { return x < kAtMost || o.value_only; },
-      [&](const S& c, const std::vector<uint64_t>& done) -> uint64_t {
-        if (c.is_terminal()) return code_of(c.outcome().margin2, 0);
-        // Black's margin at the end is past + t * (a value of c, D's terms).
-        const int past = 2 * (c.prisoners(Color::kBlack) - c.prisoners(Color::kWhite));
-        const int t = c.to_move() == Color::kBlack ? 1 : -1;
-        std::optional<int> best;  // the root mover's best exact margin so far, its side
-        for (uint64_t x : done)
-          if (x && x < kAtMost && (!best || sign * margin_of(x) > *best))
-            best = sign * margin_of(x);
-        if (o.value_only && best) {
-          // The root mover's margin is sign * past + sign * t * v: not above
-          // *best iff v >= beta (sign * t < 0) or v < beta (sign * t > 0).
-          const int st = sign * t;
-          const int beta = st < 0 ? sign * past - *best : *best - sign * past + 1;
-          const int g = d.test(c, beta);
-          if ((g >= beta) == (st < 0)) {
-            // g bounds v from below (g >= beta) or above; Black's margin
-            // past + t * g is then an upper or a lower bound.
-            const bool at_most = (g >= beta) == (t < 0);
-            return code_of(past + t * g, at_most ? kAtMost : kAtLeast);
-          }
-          guess = g;
-        }
-        const int v = d.value(c, guess);
-        guess = v;
-        return code_of(past + t * v, 0);
-      },
+      branches, o, ctl, "superko", kind, valid, stands,
+      [&](const S& c, const std::vector<uint64_t>& done) { return branch(d, guess, c, done); },
       [&] { return d.nodes(); }, counted, what);
   report_run(rep, run, d.nodes(), d.stats().stored, d.table_bytes(), ctl);
-  std::vector<BranchMargin> margins;
-  for (uint64_t x : run.done) {
-    BranchMargin b;
-    if (x && x < kAtMost)
-      b.exact = margin_of(x);
-    else if (x) {
-      b.bound_dir = x >= kAtLeast ? 1 : -1;
-      b.bound2 = margin_of(x);
-    }
-    margins.push_back(b);
-  }
+  margins = margins_of(run);
   if (then) then(d, margins);
   return margins;
 }

@@ -1,5 +1,5 @@
 // The exact-key transposition tables of the boolean searches (the compact
-// alpha-beta, df-pn): buckets of a few 8- or 16-byte entries on huge
+// alpha-beta, df-pn) and of the superko search: buckets of a few 8- or 16-byte entries on huge
 // pages, which searches on several threads may share. Each search keeps
 // its own replacement rule; this holds the storage, the bucket of a key and
 // whole-entry reads and writes.
@@ -65,6 +65,9 @@ class EntryTable {
     const uint64_t h = (key + 1) * 0x9e3779b97f4a7c15ull;
     return &tab_[((h >> 29) & mask_) * kWays];
   }
+  /// The first entry of bucket `index` modulo the bucket count (for a
+  /// search with its own hash of the key).
+  Entry* bucket_at(uint64_t index) const { return &tab_[(index & mask_) * kWays]; }
   /// An entry read whole (8 bytes: one relaxed atomic load, a plain load
   /// on x86-64; 16 bytes: one aligned SSE load).
   static Entry read(Entry& x) {

@@ -66,10 +66,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,8 +79,9 @@
 #include "model/common/bitboard.h"
 #include "model/common/errors.h"
 #include "model/common/game.h"
+#include "solver/core.h"
 #include "solver/dense.h"
-#include "solver/huge_pages.h"
+#include "solver/entry_table.h"
 
 namespace loom::solver {
 
@@ -100,12 +103,22 @@ struct SuperkoNodeLimit {};
 
 template <SuperkoGame S>
 class SuperkoDfs {
+  struct Entry;
+
  public:
   using Move = typename S::Move;
+  using NodeLimit = SuperkoNodeLimit;
   static constexpr int kMaxPly = 1024;
   static constexpr int kWays = 4;
   static constexpr int kInf = 1 << 20;
   static constexpr int kPassCode = 31;
+
+  using Table = EntryTable<Entry, kWays>;
+  /// Can searches on several threads share one table? (Where its 16-byte
+  /// entries are read and written whole: Table.) Entries written by
+  /// another search are claims of the same kind, valid wherever their key
+  /// matches, whichever search wrote them.
+  static bool shareable() { return Table::shareable(); }
 
   struct Config {
     uint64_t table_bytes = uint64_t{64} << 20;
@@ -113,6 +126,9 @@ class SuperkoDfs {
     bool symmetry = true;
     /// Called every 2^20 nodes (progress, interruption: it may throw).
     std::function<void()> tick;
+    /// Set: the node budget is shared with other searches and comes in
+    /// grants (NodeBudget; max_nodes unused).
+    std::function<uint64_t()> grant;
   };
 
   struct Stats {
@@ -122,14 +138,25 @@ class SuperkoDfs {
     uint64_t partial = 0;  ///< results stored with a keep smaller than the board
   };
 
+  // No more buckets than the board has positions (a 7-cell board took its
+  // whole 512 MB default, and the time to clear it): Table.
   SuperkoDfs(const S& proto, Config cfg)
-      : cfg_(cfg), codec_(proto.geo(), cfg.symmetry), geo_(&proto.geo()), stack_(kMaxPly + 2) {
-    // No more buckets than the board has positions (a 7-cell board took
-    // its whole 512 MB default, and the time to clear it).
-    const uint64_t buckets =
-        table_buckets(cfg.table_bytes, sizeof(Entry) * kWays, codec_.key_count());
-    mask_ = buckets - 1;
-    table_.assign(buckets * kWays, Entry{});
+      : cfg_(std::move(cfg)),
+        codec_(proto.geo(), cfg_.symmetry),
+        geo_(&proto.geo()),
+        table_(cfg_.table_bytes, codec_.key_count()),
+        stack_(kMaxPly + 2) {
+    for (int k = 0; k < 12; ++k) inverse_[k] = HexGeometry::inverse(k);
+  }
+  /// A search on another thread that uses `other`'s table (which must
+  /// outlive it; only where shareable()); cfg.table_bytes is not used.
+  SuperkoDfs(const S& proto, Config cfg, const SuperkoDfs& other)
+      : cfg_(std::move(cfg)),
+        codec_(proto.geo(), cfg_.symmetry),
+        geo_(&proto.geo()),
+        table_(other.table_, typename Table::Share{}),
+        stack_(kMaxPly + 2),
+        history_(other.history_) {
     for (int k = 0; k < 12; ++k) inverse_[k] = HexGeometry::inverse(k);
   }
 
@@ -176,7 +203,13 @@ class SuperkoDfs {
   const Stats& stats() const { return st_; }
   const HexGeometry& geo() const { return *geo_; }
   uint64_t nodes() const { return st_.nodes; }
-  uint64_t table_bytes() const { return table_.size() * sizeof(Entry); }
+  /// Entries this search wrote into empty slots.
+  uint64_t stored() const { return st_.stored; }
+  /// Entries in use in the table this search allocated (the positions
+  /// stored by it and by the searches sharing it).
+  uint64_t occupied() const { return table_.occupied(); }
+  /// Bytes of the table this search allocated (0 if it shares another's).
+  uint64_t table_bytes() const { return table_.bytes(); }
   int symmetries() const { return codec_.symmetries(); }
   /// The positions the board has (the dense key space: 2 x 3^cells).
   uint64_t key_count() const { return codec_.key_count(); }
@@ -203,13 +236,13 @@ class SuperkoDfs {
     return k;
   }
   /// A table entry (16 bytes): the two words described above.
-  struct Entry {
+  struct alignas(16) Entry {
     uint64_t w = 0;
     uint64_t above = 0;
   };
   Entry* bucket(uint64_t key, uint64_t above) {
     uint64_t h = (key + 1 + above) * 0x9e3779b97f4a7c15ull;
-    return &table_[((h >> 27) & mask_) * kWays];
+    return table_.bucket_at(h >> 27);
   }
   static constexpr uint64_t kKeyMask = (uint64_t{1} << 36) - 1;
 
@@ -267,10 +300,10 @@ class SuperkoDfs {
     Board keep{};
   };
   /// The entry of bucket b for s (key k, boards above its board `above`).
-  Found probe(const S& s, const Board& stones, const Key& k, uint64_t above, const Entry* b) const {
+  Found probe(const S& s, const Board& stones, const Key& k, uint64_t above, Entry* b) const {
     Found f;
     for (int i = 0; i < kWays; ++i) {
-      const Entry& e = b[i];
+      const Entry e = Table::read(b[i]);  // whole: another search may write it
       if ((e.w & kKeyMask) != k.key + 1) continue;
       const uint64_t mask = e.above & kMaskBits;
       f.keep = stones;
@@ -292,7 +325,7 @@ class SuperkoDfs {
   /// Searches s with window (alpha, beta); `keep` receives the stones the
   /// result relies on staying on the board (the K of the file comment).
   int search(S& s, int alpha, int beta, int ply, Board& keep) {
-    if (cfg_.max_nodes && st_.nodes >= cfg_.max_nodes) throw SuperkoNodeLimit{};
+    if (st_.nodes >= budget_.limit && !budget_.extend()) throw SuperkoNodeLimit{};
     if ((++st_.nodes & ((1u << 20) - 1)) == 0 && cfg_.tick) cfg_.tick();
     const Board stones{s.stones(Color::kBlack), s.stones(Color::kWhite)};
     keep = stones;
@@ -327,9 +360,15 @@ class SuperkoDfs {
           std::swap(ms[from++], ms[i]);
           break;
         }
-    auto& hist = history_[s.to_move() == Color::kWhite ? 1 : 0];
+    // The history scores read once (a search sharing them may update them
+    // meanwhile; the sort needs fixed keys).
+    auto& hist = (*history_)[s.to_move() == Color::kWhite ? 1 : 0];
+    std::array<uint32_t, 64> score;
+    for (size_t i = from; i < ms.size(); ++i)
+      score[slot(ms[i])] =
+          std::atomic_ref<uint32_t>(hist[slot(ms[i])]).load(std::memory_order_relaxed);
     std::sort(ms.begin() + static_cast<long>(from), ms.end(),
-              [&](const Move& x, const Move& y) { return hist[slot(x)] > hist[slot(y)]; });
+              [&](const Move& x, const Move& y) { return score[slot(x)] > score[slot(y)]; });
     const uint64_t before = st_.nodes;
     const int alpha0 = alpha;
     int best = -kInf;
@@ -347,7 +386,10 @@ class SuperkoDfs {
         best = v;
         best_move = &m;
         if (v >= beta) {
-          hist[slot(m)] += 1u << std::min(ply, 20);
+          // A lost update under sharing only weakens the ordering.
+          std::atomic_ref<uint32_t> h(hist[slot(m)]);
+          h.store(h.load(std::memory_order_relaxed) + (1u << std::min(ply, 20)),
+                  std::memory_order_relaxed);
           break;
         }
       }
@@ -400,29 +442,36 @@ class SuperkoDfs {
     int victim = 0;
     uint64_t least = ~uint64_t{0};
     for (int i = 0; i < kWays; ++i) {
-      if (b[i].w == 0 || ((b[i].w & kKeyMask) == key + 1 && b[i].above == word2)) {
-        if (b[i].w == 0) ++st_.stored;
-        b[i] = e;
+      const Entry x = Table::read(b[i]);
+      if (x.w == 0 || ((x.w & kKeyMask) == key + 1 && x.above == word2)) {
+        if (x.w == 0) ++st_.stored;
+        Table::write(b[i], e);
         return;
       }
-      const uint64_t w = (b[i].w >> 57) & 63;
+      const uint64_t w = (x.w >> 57) & 63;
       if (w < least) {
         least = w;
         victim = i;
       }
     }
-    if (lg >= least) b[victim] = e;
+    if (lg >= least) Table::write(b[victim], e);
   }
 
   Config cfg_;
   DenseCodec codec_;
   const HexGeometry* geo_;
   std::array<int, 12> inverse_{};  ///< HexGeometry::inverse, looked up per node
-  HugeVector<Entry> table_;        ///< on huge pages: every probe is a cache miss
-  uint64_t mask_ = 0;
+  Table table_;
   std::vector<std::vector<Move>> stack_;
-  std::array<std::array<uint32_t, 64>, 2> history_{};  ///< per colour
+  /// History scores per colour and move: this search's own, or those of
+  /// the search whose table it shares (the openings' searches teach each
+  /// other move order, as one search does from opening to opening: a fresh
+  /// history for each opening took 7 times the nodes on a side-3 test).
+  using History = std::array<std::array<uint32_t, 64>, 2>;
+  std::unique_ptr<History> own_history_ = std::make_unique<History>();
+  History* history_ = own_history_.get();
   Stats st_;
+  NodeBudget budget_{cfg_.max_nodes, cfg_.grant};
 };
 
 }  // namespace loom::solver

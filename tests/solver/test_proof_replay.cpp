@@ -47,7 +47,7 @@ TEST_CASE("proof replay: every ko-toy position within 10 plies, both bounds, not
   using testing::KoToy;
   for (int shape = 0; shape < 2; ++shape) {
     const KoToy start = shape == 0 ? KoToy{"a1", "b1", "b2"} : KoToy{"a2", "b2", "c2"};
-    solver::SuperkoDfs<KoToy> d(start, {uint64_t{1} << 20, 0, false, {}});
+    solver::SuperkoDfs<KoToy> d(start, {uint64_t{1} << 20, 0, false, {}, {}});
     // Each shape is invariant under some of the board's symmetries (the
     // line a2-b2-c2 under four, the triangle under a reflection), so claims
     // are shared between images, histories mapped too.
@@ -94,7 +94,7 @@ TEST_CASE("proof replay: Fiodar side 2 from the start and side 3 after ten plies
        std::vector<std::pair<int, std::string>>{{2, ""}, {3, "c3 b2 b3 c2 d3 d2 b1 e3 d4 c4"}}) {
     testing::FiodarBoard<1> b(size);
     const S s = b.play(record);
-    solver::SuperkoDfs<S> d(s, {uint64_t{64} << 20, 0, true, {}});
+    solver::SuperkoDfs<S> d(s, {uint64_t{64} << 20, 0, true, {}, {}});
     solver::ProofReplay<S> r(d);
     INFO("side " << size << " after " << record);
     check_replay(d, r, s);
@@ -119,7 +119,7 @@ TEST_CASE("proof replay: a claim proved once holds for every symmetric image of 
     return b.play(r);
   };
   const S s = image(0);
-  solver::SuperkoDfs<S> d(s, {uint64_t{64} << 20, 0, true, {}});
+  solver::SuperkoDfs<S> d(s, {uint64_t{64} << 20, 0, true, {}, {}});
   solver::ProofReplay<S> r(d);
   const int v = black_margin(d, s);
   REQUIRE(r.prove(s, true, v));

@@ -859,6 +859,104 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
   CHECK(jw["tables"] == tables16);
 }
 
+TEST_CASE("superko on two threads: the one-thread values, value-only bounds, budget, checkpoints",
+          "[solver][cli][superko][checkpoint]") {
+  // Seven openings of about 93,000 superko nodes in all, their margins
+  // mixed (-0.5 to 3.5). The threads share one table where its 16-byte
+  // entries are read and written whole, else have one each.
+  const int tables16 = loom::solver::whole16_atomic() ? 1 : 2;
+  const std::vector<std::string> job = {
+      "solve",    "fiodar",     "--size",
+      "3",        "--record",   "c3 b2 b3 c2 d3 d2 c4 e3 d4 a1 e4 b1 a2",
+      "--method", "superko",    "--json",
+      "--no-pv",  "--table-mb", "16"};
+  const auto with = [&](std::vector<std::string> extra) {
+    auto args = job;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  auto one = with({"--threads", "1"});
+  REQUIRE(one.code == 0);
+  const json want = last_json(one.out);
+  REQUIRE(want["openings"].size() == 7);
+  CHECK(want["tables"] == 1);
+  auto two = with({"--threads", "2"});
+  REQUIRE(two.code == 0);
+  const json got = last_json(two.out);
+  CHECK(got["complete"] == true);
+  CHECK(got["value"] == want["value"]);
+  CHECK(got["openings"] == want["openings"]);
+  CHECK(got["bytes"] == want["bytes"]);
+  CHECK(got["tables"] == tables16);
+  // Value only on two threads: the value; each opening exact or a bound
+  // that holds for its exact margin and does not beat the value.
+  auto vo = with({"--threads", "2", "--value-only"});
+  REQUIRE(vo.code == 0);
+  const json v = last_json(vo.out);
+  CHECK(v["complete"] == true);
+  CHECK(v["value"] == want["value"]);
+  const double value = want["value"];
+  const int sign = want["to_move"] == "black" ? 1 : -1;
+  for (size_t i = 0; i < want["openings"].size(); ++i) {
+    const json& o = v["openings"][i];
+    INFO(o.dump());
+    if (!o["value"].is_null()) {
+      CHECK(o["value"] == want["openings"][i]["value"]);
+      continue;
+    }
+    REQUIRE(o.contains(sign > 0 ? "at_most" : "at_least"));
+    const double b = o[sign > 0 ? "at_most" : "at_least"];
+    CHECK(sign * want["openings"][i]["value"].get<double>() <= sign * b);
+    CHECK(sign * b <= sign * value);
+  }
+  // One budget for both threads; the checkpoint resumes on either count.
+  const std::string file = temp_path("superko-threads");
+  auto part = with({"--threads", "2", "--max-nodes", "30000", "--checkpoint", file});
+  REQUIRE(part.code == 0);
+  const json jp = last_json(part.out);
+  CHECK(jp["complete"] == false);
+  CHECK(jp["nodes"].get<uint64_t>() <= 30000);
+  CHECK(jp["nodes"].get<uint64_t>() > 29000);  // small grants: little left unused
+  CHECK(jp["note"].get<std::string>().find("node limit") != std::string::npos);
+  auto rest = with({"--threads", "2", "--checkpoint", file});
+  REQUIRE(rest.code == 0);
+  CHECK(last_json(rest.out)["resumed"] == true);
+  CHECK(last_json(rest.out)["openings"] == want["openings"]);
+  // Stopped as if by Ctrl-C after the first finished opening: exit 130,
+  // the finished openings saved; a one-thread rerun finishes the job.
+  std::filesystem::remove(file);
+  auto stopped = with({"--threads", "2", "--stop-after", "1", "--checkpoint", file});
+  CHECK(stopped.code == 130);
+  CHECK(stopped.err.find("interrupted; the finished openings are saved") != std::string::npos);
+  auto again = with({"--threads", "1", "--checkpoint", file});
+  REQUIRE(again.code == 0);
+  CHECK(last_json(again.out)["resumed"] == true);
+  CHECK(last_json(again.out)["openings"] == want["openings"]);
+  std::filesystem::remove(file);
+  // The pie table on two threads: the one-thread set-up values and choice.
+  const std::vector<std::string> pie = {"solve",    "fiodar",  "--size", "2",      "--pie",
+                                        "--method", "superko", "--json", "--no-pv"};
+  auto pie_one = run(pie);
+  auto pie_args = pie;
+  pie_args.insert(pie_args.end(), {"--threads", "2"});
+  auto pie_two = run(pie_args);
+  REQUIRE(pie_one.code == 0);
+  REQUIRE(pie_two.code == 0);
+  const json p1 = last_json(pie_one.out), p2 = last_json(pie_two.out);
+  CHECK(p2["openings"] == p1["openings"]);
+  CHECK(p2["value"] == p1["value"]);
+  CHECK(p2["pie_setup"] == p1["pie_setup"]);
+  // --replay after two threads: the value proved again on the shared table.
+  auto rp = run({"solve", "fiodar", "--size", "3", "--record", "c3 b2 b3 c2 d3 d2 b1 e3 d4 c4",
+                 "--method", "superko", "--table-mb", "16", "--value-only", "--replay",
+                 "--replay-mb", "4", "--json", "--threads", "2"});
+  REQUIRE(rp.code == 0);
+  const json x = last_json(rp.out)["replay"];
+  CHECK(x["done"] == true);
+  CHECK(x["at_least"] == true);
+  CHECK(x["at_most"] == true);
+}
+
 TEST_CASE("solve --method dfpn: node limit, checkpoint, resume, interrupt, foreign files",
           "[solver][cli][checkpoint]") {
   const std::vector<std::string> job = {"solve",    "gadur",

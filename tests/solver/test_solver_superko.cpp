@@ -124,7 +124,7 @@ TEST_CASE("fiodar side 2: the superko method = the full-history alpha-beta, ever
     if (std::string(variant) == "suicide=capture-first") o.capture_first = true;
     if (std::string(variant) == "half=first-pass-of-game") o.half_first_of_game = true;
     testing::FiodarBoard<1> b(2, o);
-    solver::SuperkoDfs<S> d(b.start(), {uint64_t{8} << 20, 0, true, {}});
+    solver::SuperkoDfs<S> d(b.start(), {uint64_t{8} << 20, 0, true, {}, {}});
     // No more buckets than keys (2 x 3^7 = 4,374 -> 8,192 of 4 entries):
     // the 8 MB asked for are not all taken on 7 cells.
     CHECK(d.table_bytes() < (uint64_t{1} << 20));
@@ -166,7 +166,7 @@ TEST_CASE("fiodar side 3: the superko method = the full-history alpha-beta after
   // and the keep condition are for), some a superko refusal at the root.
   testing::FiodarBoard<1> b(3);
   std::mt19937_64 rng(7);
-  solver::SuperkoDfs<S> d(b.start(), {uint64_t{64} << 20, 0, true, {}});
+  solver::SuperkoDfs<S> d(b.start(), {uint64_t{64} << 20, 0, true, {}, {}});
   int checked = 0, after_capture = 0, with_above = 0, refused = 0, tried = 0, tried_refusing = 0;
   // Late positions after a capture (the first 80 the full-history search
   // finishes within its budget), then positions where superko refuses a
@@ -218,7 +218,7 @@ TEST_CASE(
     fiodar::Options o;
     o.capture_first = std::string(variant) == "suicide=capture-first";
     testing::FiodarBoard<1> b(2, o);
-    solver::SuperkoDfs<S> d(b.start(), {uint64_t{1} << 20, 0, true, {}});
+    solver::SuperkoDfs<S> d(b.start(), {uint64_t{1} << 20, 0, true, {}, {}});
     std::mt19937_64 rng(31);
     int checked = 0;
     for (int g = 0; g < kGames; ++g)
@@ -292,7 +292,7 @@ TEST_CASE("superko method on a ko toy where superko decides values = whole-histo
   using testing::KoToy;
   for (int shape = 0; shape < 2; ++shape) {
     const KoToy start = shape == 0 ? KoToy{"a1", "b1", "b2"} : KoToy{"a2", "b2", "c2"};
-    solver::SuperkoDfs<KoToy> d(start, {uint64_t{1} << 20, 0, false, {}});
+    solver::SuperkoDfs<KoToy> d(start, {uint64_t{1} << 20, 0, false, {}, {}});
     testing::KoToyReference ref;
     int checked = 0, history_decides = 0, refusing = 0;
     std::function<void(KoToy&, int)> walk = [&](KoToy& s, int depth) {
