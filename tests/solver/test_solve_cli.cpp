@@ -776,6 +776,38 @@ TEST_CASE("solve --method dense --kept-mb: the same result with or without kept 
   CHECK(ja["pv"] == jb["pv"]);
 }
 
+/// A job on two threads (`with(extra)` runs it with extra arguments):
+/// --max-nodes `limit` is one budget for both (more than `floor` nodes
+/// spent), and a rerun on its checkpoint finishes the job with `want`'s
+/// openings; a run stopped as if by Ctrl-C after its first finished
+/// opening exits 130 with the finished openings saved, and a one-thread
+/// rerun finishes it.
+template <class With>
+void check_two_thread_budget(const With& with, const json& want, uint64_t limit, uint64_t floor,
+                             const std::string& file) {
+  std::filesystem::remove(file);
+  auto part = with({"--threads", "2", "--max-nodes", std::to_string(limit), "--checkpoint", file});
+  REQUIRE(part.code == 0);
+  const json jp = last_json(part.out);
+  CHECK(jp["complete"] == false);
+  CHECK(jp["nodes"].get<uint64_t>() <= limit);
+  CHECK(jp["nodes"].get<uint64_t>() > floor);
+  CHECK(jp["note"].get<std::string>().find("node limit") != std::string::npos);
+  auto done = with({"--threads", "2", "--checkpoint", file});
+  REQUIRE(done.code == 0);
+  CHECK(last_json(done.out)["resumed"] == true);
+  CHECK(last_json(done.out)["openings"] == want["openings"]);
+  std::filesystem::remove(file);
+  auto stopped = with({"--threads", "2", "--stop-after", "1", "--checkpoint", file});
+  CHECK(stopped.code == 130);
+  CHECK(stopped.err.find("interrupted; the finished openings are saved") != std::string::npos);
+  auto again = with({"--threads", "1", "--checkpoint", file});
+  REQUIRE(again.code == 0);
+  CHECK(last_json(again.out)["resumed"] == true);
+  CHECK(last_json(again.out)["openings"] == want["openings"]);
+  std::filesystem::remove(file);
+}
+
 TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budget, checkpoints",
           "[solver][cli][checkpoint]") {
   // Ten openings of about 850,000 compact nodes in all: both threads work
@@ -821,29 +853,7 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
     REQUIRE(roomy.code == 0);
     CHECK(last_json(roomy.out)["complete"] == true);
     CHECK(last_json(roomy.out)["openings"] == want["openings"]);
-    // The node limit is one budget for both threads.
-    auto part = with({"--threads", "2", "--max-nodes", "5000", "--checkpoint", file});
-    REQUIRE(part.code == 0);
-    const json jp = last_json(part.out);
-    CHECK(jp["complete"] == false);
-    CHECK(jp["nodes"].get<uint64_t>() <= 5000);
-    CHECK(jp["note"].get<std::string>().find("node limit") != std::string::npos);
-    auto done = with({"--threads", "2", "--checkpoint", file});
-    REQUIRE(done.code == 0);
-    const json jd = last_json(done.out);
-    CHECK(jd["resumed"] == true);
-    CHECK(jd["openings"] == want["openings"]);
-    // Stopped as if by Ctrl-C after the first finished opening: exit 130,
-    // the finished openings saved; a one-thread rerun finishes the job.
-    std::filesystem::remove(file);
-    auto stopped = with({"--threads", "2", "--stop-after", "1", "--checkpoint", file});
-    CHECK(stopped.code == 130);
-    CHECK(stopped.err.find("interrupted; the finished openings are saved") != std::string::npos);
-    auto again = with({"--threads", "1", "--checkpoint", file});
-    REQUIRE(again.code == 0);
-    CHECK(last_json(again.out)["resumed"] == true);
-    CHECK(last_json(again.out)["openings"] == want["openings"]);
-    std::filesystem::remove(file);
+    check_two_thread_budget(with, want, 5000, 0, file);
   }
   // Side 4 (16-byte compact entries): one table where they are read and
   // written whole (else a table a thread), the budget shared.
@@ -909,30 +919,8 @@ TEST_CASE("superko on two threads: the one-thread values, value-only bounds, bud
     CHECK(sign * want["openings"][i]["value"].get<double>() <= sign * b);
     CHECK(sign * b <= sign * value);
   }
-  // One budget for both threads; the checkpoint resumes on either count.
-  const std::string file = temp_path("superko-threads");
-  auto part = with({"--threads", "2", "--max-nodes", "30000", "--checkpoint", file});
-  REQUIRE(part.code == 0);
-  const json jp = last_json(part.out);
-  CHECK(jp["complete"] == false);
-  CHECK(jp["nodes"].get<uint64_t>() <= 30000);
-  CHECK(jp["nodes"].get<uint64_t>() > 29000);  // small grants: little left unused
-  CHECK(jp["note"].get<std::string>().find("node limit") != std::string::npos);
-  auto rest = with({"--threads", "2", "--checkpoint", file});
-  REQUIRE(rest.code == 0);
-  CHECK(last_json(rest.out)["resumed"] == true);
-  CHECK(last_json(rest.out)["openings"] == want["openings"]);
-  // Stopped as if by Ctrl-C after the first finished opening: exit 130,
-  // the finished openings saved; a one-thread rerun finishes the job.
-  std::filesystem::remove(file);
-  auto stopped = with({"--threads", "2", "--stop-after", "1", "--checkpoint", file});
-  CHECK(stopped.code == 130);
-  CHECK(stopped.err.find("interrupted; the finished openings are saved") != std::string::npos);
-  auto again = with({"--threads", "1", "--checkpoint", file});
-  REQUIRE(again.code == 0);
-  CHECK(last_json(again.out)["resumed"] == true);
-  CHECK(last_json(again.out)["openings"] == want["openings"]);
-  std::filesystem::remove(file);
+  // One budget for both threads (small grants: little of it left unused).
+  check_two_thread_budget(with, want, 30000, 29000, temp_path("superko-threads"));
   // The pie table on two threads: the one-thread set-up values and choice.
   const std::vector<std::string> pie = {"solve",    "fiodar",  "--size", "2",      "--pie",
                                         "--method", "superko", "--json", "--no-pv"};
