@@ -184,8 +184,8 @@ std::vector<CommandSpec> solve_commands() {
              constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
              add_int_option(
                  cmd, "--threads", a->threads,
-                 "worker threads: retrograde and dense (default: cores, <= 8); compact and dfpn: "
-                 "openings searched at once (default 1)",
+                 "worker threads: retrograde and dense (default: cores, <= 8); compact, dfpn and "
+                 "superko: openings searched at once (default 1)",
                  0, 64);
              add_int_option(cmd, "--max-positions", a->o.max_positions,
                             "retrograde: stop once the table holds more than this many positions "
@@ -272,7 +272,7 @@ std::vector<CommandSpec> solve_commands() {
                o.symmetry = !a->no_symmetry;
                o.pv = !a->no_pv;
                o.threads = a->threads > 0 ? a->threads : default_threads();
-               // compact and dfpn: one thread unless asked (the node counts of
+               // compact, dfpn and superko: one thread unless asked (the node counts of
                // a one-thread run do not depend on timing).
                o.search_threads = a->threads > 0 ? a->threads : 1;
                o.tty = progress_stream(err);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli.h"
@@ -23,6 +24,12 @@ inline Run run(std::vector<std::string> args) {
   std::ostringstream out, err;
   int code = run_loom(args, out, err);
   return {code, out.str(), err.str()};
+}
+
+/// A run of `job` with `extra` appended.
+inline Run run(std::vector<std::string> job, const std::vector<std::string>& extra) {
+  job.insert(job.end(), extra.begin(), extra.end());
+  return run(std::move(job));
 }
 
 /// The lines of a text, without their line ends.
