@@ -566,7 +566,7 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
       break;
     } catch (const OpeningStop&) {
       save();
-      throw Interrupted("interrupted; the finished openings are saved");
+      throw Interrupted("interrupted; the finished " + what + " are saved");
     }
     ctl.work(nodes() - counted);
     counted = nodes();

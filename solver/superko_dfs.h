@@ -156,6 +156,7 @@ class SuperkoDfs {
         geo_(&proto.geo()),
         table_(other.table_, typename Table::Share{}),
         stack_(kMaxPly + 2),
+        own_history_(),
         history_(other.history_) {
     for (int k = 0; k < 12; ++k) inverse_[k] = HexGeometry::inverse(k);
   }
@@ -463,10 +464,10 @@ class SuperkoDfs {
   std::array<int, 12> inverse_{};  ///< HexGeometry::inverse, looked up per node
   Table table_;
   std::vector<std::vector<Move>> stack_;
-  /// History scores per colour and move: this search's own, or those of
-  /// the search whose table it shares (the openings' searches teach each
-  /// other move order, as one search does from opening to opening: a fresh
-  /// history for each opening took 7 times the nodes on a side-3 test).
+  /// History scores per colour and move: this search's own (allocated
+  /// unless it shares), or those of the search whose table it shares (the openings' searches teach
+  /// each other move order, as one search does from opening to opening: a fresh history for each
+  /// opening took 7 times the nodes on a side-3 test).
   using History = std::array<std::array<uint32_t, 64>, 2>;
   std::unique_ptr<History> own_history_ = std::make_unique<History>();
   History* history_ = own_history_.get();

@@ -1,5 +1,5 @@
 // Whole reads and writes of 16-byte table entries that several search
-// threads share (the compact method's side-4 entries, df-pn's).
+// threads share (the compact method's side-4 entries, df-pn's, superko's).
 //
 // A shared table is sound only if a probe never sees half of one entry and
 // half of another: each entry is an exact proof about its own key. 8-byte

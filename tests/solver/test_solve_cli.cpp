@@ -776,6 +776,25 @@ TEST_CASE("solve --method dense --kept-mb: the same result with or without kept 
   CHECK(ja["pv"] == jb["pv"]);
 }
 
+/// A job (`with(extra)` runs it with extra arguments) on one thread and on
+/// two: both finish with the same value, openings and table bytes, the
+/// one-thread run in one table. Returns the two JSON results.
+template <class With>
+std::pair<json, json> one_and_two_threads(const With& with) {
+  auto one = with({"--threads", "1"});
+  REQUIRE(one.code == 0);
+  const json want = last_json(one.out);
+  CHECK(want["tables"] == 1);
+  auto two = with({"--threads", "2"});
+  REQUIRE(two.code == 0);
+  const json got = last_json(two.out);
+  CHECK(got["complete"] == true);
+  CHECK(got["value"] == want["value"]);
+  CHECK(got["openings"] == want["openings"]);
+  CHECK(got["bytes"] == want["bytes"]);
+  return {want, got};
+}
+
 /// A job on two threads (`with(extra)` runs it with extra arguments):
 /// --max-nodes `limit` is one budget for both (more than `floor` nodes
 /// spent), and a rerun on its checkpoint finishes the job with `want`'s
@@ -827,18 +846,8 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
                                           "--table-mb", "64"};
     const std::string file = temp_path("threads");
     auto with = [&](const std::vector<std::string>& extra) { return run(job, extra); };
-    auto one = with({"--threads", "1"});
-    REQUIRE(one.code == 0);
-    const json want = last_json(one.out);
+    const auto [want, got] = one_and_two_threads(with);
     REQUIRE(want["openings"].size() >= 2);
-    auto two = with({"--threads", "2"});
-    REQUIRE(two.code == 0);
-    const json got = last_json(two.out);
-    CHECK(got["complete"] == true);
-    CHECK(got["value"] == want["value"]);
-    CHECK(got["openings"] == want["openings"]);
-    CHECK(got["bytes"] == want["bytes"]);
-    CHECK(want["tables"] == 1);
     CHECK(got["tables"] == (method == "compact" ? 1 : tables16));
     // Three times the one-thread run's nodes are enough for two threads
     // (they took 0.79-1.64 times as many over 20 runs: the count depends
@@ -877,18 +886,8 @@ TEST_CASE("superko on two threads: the one-thread values, value-only bounds, bud
       "--method", "superko",    "--json",
       "--no-pv",  "--table-mb", "16"};
   const auto with = [&](const std::vector<std::string>& extra) { return run(job, extra); };
-  auto one = with({"--threads", "1"});
-  REQUIRE(one.code == 0);
-  const json want = last_json(one.out);
+  const auto [want, got] = one_and_two_threads(with);
   REQUIRE(want["openings"].size() == 7);
-  CHECK(want["tables"] == 1);
-  auto two = with({"--threads", "2"});
-  REQUIRE(two.code == 0);
-  const json got = last_json(two.out);
-  CHECK(got["complete"] == true);
-  CHECK(got["value"] == want["value"]);
-  CHECK(got["openings"] == want["openings"]);
-  CHECK(got["bytes"] == want["bytes"]);
   CHECK(got["tables"] == tables16);
   // Value only on two threads: the value; each opening exact or a bound
   // that holds for its exact margin and does not beat the value.
