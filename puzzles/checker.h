@@ -46,7 +46,10 @@ inline std::optional<MoveValue> listed_value(const nlohmann::json& v) {
   MoveValue r;
   if (v.is_number()) {
     double x = v.get<double>() * 2;
-    if (std::abs(x - std::round(x)) > 1e-9) return std::nullopt;
+    // A margin is a whole number of half points that fits the solver's
+    // score (no wrap-around: 2^31 + m must not read as m).
+    if (!std::isfinite(x) || std::abs(x) > 1e9 || std::abs(x - std::round(x)) > 1e-9)
+      return std::nullopt;
     r.kind = MoveValue::Kind::kMargin;
     r.margin2 = static_cast<int32_t>(std::lround(x));
     return r;
@@ -172,7 +175,8 @@ CheckResult check_impl(const S& start, const nlohmann::json& p, const CheckOptio
       if (v.plies < 0)
         return fail(listed_plies + " plies for " + value_text(v) +
                     ", which puzzles give only for wins and losses");
-      if (!e["plies"].is_number_integer() || e["plies"].get<int>() != v.plies)
+      // Compared as 64-bit integers (get<int>() would wrap 2^32 + p to p).
+      if (!e["plies"].is_number_integer() || e["plies"].get<int64_t>() != v.plies)
         return fail(listed_plies + " plies, proved " + std::to_string(v.plies));
     }
   }

@@ -6,10 +6,10 @@
 //   transposition table (solver/dfs.h) for Fiodar's margins.
 // - NaiveSolver: the CHECKER's route, written here from the game concept
 //   alone: full minimax (no pruning, no symmetry, moves in reverse order),
-//   memoised by the from-scratch hash (recompute_hash) in a table of its
-//   own; where a line of play repeats a position (Gadur as written) it
-//   switches to an explicit graph of whole states and a plain fixed-point
-//   iteration. It shares no table, ordering or code path with the solver.
+//   memoised in a table of its own keyed by the exact position (found by
+//   its from-scratch hash, recompute_hash); where a line of play repeats a position (Gadur as
+//   written) it switches to an explicit graph of whole states and a plain fixed-point iteration. It
+//   shares no table, ordering or code path with the solver.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -241,6 +242,32 @@ Evaluation<S> evaluate(const S& p, Question q, uint64_t budget) {
                              : detail::evaluate_dfs(p, budget);
 }
 
+/// The checker's memo key: the position itself, compared exactly (the
+/// model's packed image where it has one, else the whole state), with its
+/// from-scratch hash to find it; two positions that share a hash are two
+/// entries.
+template <class S>
+struct ExactKey {
+  static S of(const S& s) { return s; }
+};
+template <class S>
+requires requires(const S& s) {
+  s.pack();
+}
+struct ExactKey<S> {
+  static auto of(const S& s) { return s.pack(); }
+};
+template <class S>
+struct Keyed {
+  uint64_t hash;
+  decltype(ExactKey<S>::of(std::declval<const S&>())) key;
+  bool operator==(const Keyed& o) const { return hash == o.hash && key == o.key; }
+};
+template <class S>
+struct KeyedHash {
+  size_t operator()(const Keyed<S>& k) const { return static_cast<size_t>(k.hash); }
+};
+
 /// Thrown by NaiveSolver when its position budget is spent.
 class SearchBudget : public std::runtime_error {
  public:
@@ -315,7 +342,7 @@ class NaiveSolver {
   }
 
   MoveValue dfs(S& s) {
-    uint64_t h = s.recompute_hash();
+    const Keyed<S> h{s.recompute_hash(), ExactKey<S>::of(s)};
     if (auto it = memo_.find(h); it != memo_.end()) return it->second;
     if (s.is_terminal()) return memo_[h] = terminal(s);
     if (!on_path_.insert(h).second) throw Cycle{};
@@ -410,9 +437,9 @@ class NaiveSolver {
 
   Question q_;
   uint64_t max_;
-  std::unordered_map<uint64_t, MoveValue> memo_;
-  std::unordered_set<uint64_t> on_path_;
-  std::vector<uint64_t> path_;
+  std::unordered_map<Keyed<S>, MoveValue, KeyedHash<S>> memo_;
+  std::unordered_set<Keyed<S>, KeyedHash<S>> on_path_;
+  std::vector<Keyed<S>> path_;
   bool cyclic_ = false;
   std::vector<S> states_;
   std::vector<std::vector<uint32_t>> succ_;

@@ -309,6 +309,24 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
           CHECK_FALSE(check(p, false).confirmed);
         }
       }
+      {  // Numbers that wrap around to the true ones when narrowed (2^32 +
+         // plies read as plies, 2^31 + a margin in half points as the
+         // margin) were confirmed.
+        json p = orig;
+        if (p["moves"][ans].contains("plies")) {
+          p["moves"][ans]["plies"] = p["moves"][ans]["plies"].get<int64_t>() + (int64_t{1} << 32);
+          auto r = check(p, false);
+          CHECK_FALSE(r.confirmed);
+          CHECK(r.reason.find("4294967") != std::string::npos);
+        }
+        p = orig;
+        if (p["moves"][other]["value"].is_number()) {
+          p["moves"][other]["value"] = p["moves"][other]["value"].get<double>() + 1073741824.0;
+          auto r = check(p, false);
+          CHECK_FALSE(r.confirmed);
+          CHECK(r.reason.find("is not a value") != std::string::npos);
+        }
+      }
       // Plies claimed for a move that has no end (a draw: they passed) or
       // whose plies are not counted (a stall, an end).
       for (const auto& [value, why] : {std::pair<std::string, std::string>{"draw", "has no end"},
@@ -340,6 +358,64 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
   }
   CHECK(draw_plies > 0);
   CHECK(stall_plies > 0);
+}
+
+namespace {
+
+/// Take one or two from a pile; in the misere variant the player left
+/// without a move wins, else loses. The hash ignores the variant, so the
+/// two games' positions of one pile size share it (a hash collision made to
+/// order).
+struct TakeAway {
+  int n = 0;
+  bool misere = false;
+  Color mover = Color::kBlack;
+  struct Move {
+    int k = 1;
+    auto operator<=>(const Move&) const = default;
+  };
+  struct Undo {};
+  bool operator==(const TakeAway&) const = default;
+  void legal_moves(std::vector<Move>& ms) const {
+    ms.clear();
+    for (int k = 1; k <= std::min(n, 2); ++k) ms.push_back({k});
+  }
+  void apply(const Move& m, Undo&) {
+    n -= m.k;
+    mover = other(mover);
+  }
+  void undo(const Move& m, const Undo&) {
+    n += m.k;
+    mover = other(mover);
+  }
+  uint64_t hash() const { return recompute_hash(); }
+  uint64_t recompute_hash() const {
+    return static_cast<uint64_t>(n) * 2 + (mover == Color::kWhite);
+  }
+  bool is_terminal() const { return n == 0; }
+  Outcome outcome() const { return Outcome::win(misere ? mover : other(mover)); }
+  Color to_move() const { return mover; }
+  std::string move_name(const Move& m) const { return std::to_string(m.k); }
+  std::optional<Move> parse_move(std::string_view) const { return std::nullopt; }
+  std::string check_invariants() const { return ""; }
+};
+
+}  // namespace
+
+TEST_CASE("the checker's table tells apart positions that share a hash", "[puzzles]") {
+  static_assert(Game<TakeAway>);
+  // Its table was keyed by the 64-bit hash alone: the second game read the
+  // first one's value of the same pile.
+  puzzles::NaiveSolver<TakeAway> ns(puzzles::Question::kWin, 1000);
+  for (int n = 1; n <= 9; ++n) {
+    INFO("pile " << n);
+    const auto normal = ns.value(TakeAway{n, false});
+    const auto misere = ns.value(TakeAway{n, true});
+    // Normal play: the mover loses on multiples of 3; misere: on 1 mod 3.
+    CHECK((normal.kind == puzzles::MoveValue::Kind::kLoss) == (n % 3 == 0));
+    CHECK((misere.kind == puzzles::MoveValue::Kind::kLoss) == (n % 3 == 1));
+    CHECK(normal.plies == (n % 3 == 0 ? 2 * (n / 3) : 2 * (n / 3) + 1));
+  }
 }
 
 TEST_CASE("a position with two winning moves is never confirmed", "[puzzles]") {
@@ -619,6 +695,13 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
     write_lines(file, {p});
     bad.push_back(
         {{"puzzle", "check", file}, "size " + std::to_string(size) + " is not Long Nardy's"});
+  }
+  {  // 2^32 + N read as an int was side N.
+    json p = gadur;
+    p["size"] = (int64_t{1} << 32) + p["size"].get<int64_t>();
+    write_lines(dir + "/wrap.jsonl", {p});
+    bad.push_back({{"puzzle", "check", dir + "/wrap.jsonl"},
+                   "size " + p["size"].dump() + " is out of range"});
   }
   testing::check_bad_inputs(bad);
   // The same puzzle again under another id: not confirmed (it passed).
