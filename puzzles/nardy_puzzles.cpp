@@ -291,7 +291,10 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   std::sort(order.rbegin(), order.rend());
   const std::string answer = p["answer"].get<std::string>();
   const double gap = order[0].first - order[1].first;
-  if (gap <= 0) return fail("turns '" + order[0].second + "' and '" + order[1].second + "' tie");
+  // Exact ties come out of the doubles as differences of about 1e-16: a
+  // gap that small is a tie (make refuses the same, "several best turns").
+  if (gap <= kNardyTieGap)
+    return fail("turns '" + order[0].second + "' and '" + order[1].second + "' tie");
   if (order[0].second != answer && same_steps(order[0].second, answer))
     return fail("the answer '" + clip_token(answer) + "' is the best turn '" + order[0].second +
                 "' written in another step order (a turn is written as in the list)");
@@ -313,6 +316,12 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
     std::snprintf(buf, sizeof buf, "the best turn is only %.6f ahead (min_gap %.4f)", gap, min_gap);
     return fail(buf);
   }
+  // The listed values may each be off by the tolerance, but never so that
+  // another turn reads as good as the answer.
+  for (const auto& [tok, e] : listed)
+    if (tok != answer && !(e["value"].get<double>() < listed.at(answer)["value"].get<double>()))
+      return fail("turn '" + tok + "' is listed at least as high as the answer '" +
+                  clip_token(answer) + "'");
   if (p["line"].size() != 1 || p["line"][0] != answer)
     return fail("the line is not the answer's turn");
   res.confirmed = true;
@@ -433,7 +442,7 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
           why = "duplicate";
         else if (ranked.size() < 2)
           why = "single result";
-        else if ((gap = ranked[0].p_win - ranked[1].p_win) < 1e-9)
+        else if ((gap = ranked[0].p_win - ranked[1].p_win) <= kNardyTieGap)
           why = "several best turns";
         else if (gap < mo.min_gap)
           why = "gap below --min-gap";

@@ -32,6 +32,9 @@ inline constexpr double kDefaultMinGap = 0.02;
 /// The checker accepts a listed winning chance within this of its own
 /// exact value (2x the databases' proven rounding bound, docs/nardy-exact.md).
 inline constexpr double kNardyTolerance = 1e-3;
+/// Best turns whose exact winning chances differ by at most this tie: the
+/// checker's doubles show an exact tie as a difference of about 1e-16.
+inline constexpr double kNardyTieGap = 1e-9;
 
 struct NardyMakeOptions {
   std::vector<std::pair<std::string, std::string>> rules;  ///< every option in force

@@ -1108,6 +1108,57 @@ TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles]
   CHECK(reordered > 0);
 }
 
+TEST_CASE("Long Nardy: two turns of equal winning chance are a tie whatever the min_gap",
+          "[puzzles][nardy]") {
+  // White to move with 31: 5/2 2/1 and 5/2 5/4 both win with chance
+  // exactly 1195/1458 (worked out with exact fractions by an independent
+  // expectimax, the review of 2026-12-06); the checker's doubles differ by
+  // about 1e-16. A min_gap at or below the tolerance (0.001) let that
+  // rounding pass as "one best turn".
+  json p = json::parse(R"({"id": "tie", "game": "nardy", "size": 0,
+    "rules": {"block": "every-step", "checkers": "15", "end": "first-off"},
+    "position": "W:0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,-3,0,0,0,0,0,0,0", "dice": "31",
+    "to_move": "white", "question": "roll", "answer": "5/2 2/1",
+    "moves": [{"move": "5/2 2/1", "value": 0.819616}, {"move": "5/2 5/4", "value": 0.8196}],
+    "line": ["5/2 2/1"], "min_gap": 0.0005, "difficulty": 1.0,
+    "proof": {"method": "hand", "nodes": 2, "seconds": 0.0}})");
+  puzzles::NardyCheckOptions co;
+  co.spec = false;
+  const double exact = 1195.0 / 1458.0;
+  for (double gap : {0.0005, 1e-6, 0.001}) {
+    for (int a = 0; a < 2; ++a) {
+      INFO("min_gap " << gap << ", answer " << p["moves"][a]["move"]);
+      p["min_gap"] = gap;
+      p["answer"] = p["moves"][a]["move"];
+      p["line"] = json::array({p["answer"]});
+      // Listed in the answer's favour (within the tolerance).
+      p["moves"][a]["value"] = exact;
+      p["moves"][1 - a]["value"] = exact - 1e-6;
+      auto r = puzzles::check_nardy_puzzle(p, co);
+      CHECK_FALSE(r.confirmed);
+      CHECK(r.reason.find("tie") != std::string::npos);
+    }
+  }
+  // A true gap of 0.000233 (6/4 4/3: 0.226727, 6/4 6/5: 0.226494 by the
+  // checker's expectimax): with a min_gap that small the puzzle stands,
+  // but not with the other turn listed above the answer, each value within
+  // the tolerance of its proof.
+  json q = json::parse(R"({"id": "close", "game": "nardy", "size": 0,
+    "rules": {"block": "every-step", "checkers": "15", "end": "first-off"},
+    "position": "W:0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0", "dice": "21",
+    "to_move": "white", "question": "roll", "answer": "6/4 4/3",
+    "moves": [{"move": "6/4 4/3", "value": 0.226727}, {"move": "6/4 6/5", "value": 0.226494}],
+    "line": ["6/4 4/3"], "min_gap": 0.0001, "difficulty": 1.0,
+    "proof": {"method": "hand", "nodes": 2, "seconds": 0.0}})");
+  auto r = puzzles::check_nardy_puzzle(q, co);
+  INFO(r.reason);
+  CHECK(r.confirmed);
+  q["moves"][1]["value"] = 0.2272;
+  r = puzzles::check_nardy_puzzle(q, co);
+  CHECK_FALSE(r.confirmed);
+  CHECK(r.reason.find("'6/4 6/5' is listed at least as high as the answer") != std::string::npos);
+}
+
 TEST_CASE("Long Nardy: the checker's expectimax equals the bear-off database", "[puzzles][nardy]") {
   // Two routes to the same numbers: the database (bottom-up by pip layers,
   // uint16) and the checker (top-down over the model's positions, doubles).
