@@ -203,6 +203,17 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
         f.last = tok;
         f.state.apply(*m, u);
       }
+      // Proved again, as a new puzzle is: the file is a claim (an older
+      // build's, or edited), and the collection is written from it.
+      CheckOptions co;
+      co.max_positions = opt.check_positions;
+      co.spec = false;
+      try {
+        if (CheckResult cr = detail::check_impl(start, j, co); !cr.confirmed)
+          return "not confirmed: " + cr.reason;
+      } catch (const InputError& e) {
+        return e.what();
+      }
       f.difficulty = j["difficulty"].template get<double>();
       found.push_back(std::move(f));
       return "";

@@ -381,6 +381,17 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
       } catch (const InputError& e) {
         return e.what();
       }
+      // Proved again, as a new puzzle is: the file is a claim (an older
+      // build's, or edited), and the collection is written from it.
+      NardyCheckOptions co;
+      co.spec = false;
+      co.max_pairs = mo.check_pairs;
+      try {
+        if (CheckResult cr = check_nardy_puzzle(j, co); !cr.confirmed)
+          return "not confirmed: " + cr.reason;
+      } catch (const InputError& e) {
+        return e.what();
+      }
       found.push_back({j, pos, *roll, j["difficulty"].get<double>()});
       return "";
     };

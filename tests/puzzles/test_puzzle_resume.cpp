@@ -330,6 +330,19 @@ TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is co
       {"not a sorted set", [](puzzles::Progress& p) { p.seen_hashes.push_back(p.seen_hashes[0]); }},
       {"is not a legal move", [](puzzles::Progress& p) { p.found[0]["record"] = "a1 a1"; }},
       {"no record or difficulty", [](puzzles::Progress& p) { p.found[0].erase("difficulty"); }},
+      // A saved puzzle whose claim is false (an older build's, or edited)
+      // was written to the collection unproved.
+      {"not confirmed: move",
+       [](puzzles::Progress& p) {
+         json& j = p.found[0];
+         for (auto& m : j["moves"])
+           if (m["move"] != j["answer"]) {
+             j["answer"] = m["move"];
+             j["line"] = json::array({m["move"]});
+             m["value"] = "win";
+             break;
+           }
+       }},
       {"not a JSON object",
        [](puzzles::Progress& p) {
          p.found[0] = json::array({1, 2});
