@@ -339,6 +339,60 @@ TEST_CASE("dense: enfargar side 3 from the empty board", "[solver][dense][.slow]
   CHECK(openings_text(r) == "a1:stall:24 a2:stall:24 b2:stall:24 c3:stall:23 ");
 }
 
+// The side-3 rule variants (findings.md: Gadur 4, Enfargar 8), each against
+// a second method of another kind (forward search; 2026-12-06).
+TEST_CASE("dense: the side-3 rule variants, each against forward search",
+          "[solver][dense][.slow]") {
+  const auto with = [](auto root, solver::SolveOptions::Method m) {
+    solver::SolveOptions o;
+    o.method = m;
+    o.pv = false;
+    return solver::solve_position(root, o);
+  };
+  {  // Gadur exception=subset capture=merge-only: White wins, every opening.
+    testing::GadurBoard<1> b(3, {true, true});
+    auto r = solve_dense(b.start());
+    CHECK(r.value.kind == solver::Value::Kind::kWhite);
+    CHECK(r.plies == 29);
+    CHECK(openings_text(r) == "a1:white:22 a2:white:22 b2:white:18 c3:white:28 ");
+    auto f = with(b.start(), solver::SolveOptions::Method::kDfpn);
+    CHECK(f.value.kind == solver::Value::Kind::kWhite);
+    for (const auto& op : f.openings) CHECK(op.value.kind == solver::Value::Kind::kWhite);
+  }
+  {  // Gadur exception=subset: a draw, but the centre opening loses.
+    testing::GadurBoard<1> b(3, {true, false});
+    auto r = solve_dense(b.start());
+    CHECK(r.value.kind == solver::Value::Kind::kDraw);
+    CHECK(openings_text(r) == "a1:draw:-1 a2:draw:-1 b2:draw:-1 c3:white:24 ");
+  }
+  // Enfargar: stall=more-stones, with and without edge=touch; edge=touch.
+  const std::vector<std::tuple<enfargar::Options, solver::Value::Kind, int, std::string>> enf = {
+      {{false, true},
+       solver::Value::Kind::kBlack,
+       20,
+       "a1:white:19 a2:black:20 b2:black:19 c3:black:19 "},
+      {{true, true},
+       solver::Value::Kind::kBlack,
+       21,
+       "a1:black:20 a2:black:20 b2:black:20 c3:black:20 "},
+      {{true, false},
+       solver::Value::Kind::kStall,
+       23,
+       "a1:stall:22 a2:stall:22 b2:stall:22 c3:stall:22 "}};
+  for (const auto& [opt, kind, plies, openings] : enf) {
+    INFO("touch " << opt.touch << " more-stones " << opt.more_stones);
+    testing::EnfargarBoard<1> b(3, opt);
+    auto r = solve_dense(b.start());
+    CHECK(r.value.kind == kind);
+    CHECK(r.plies == plies);
+    CHECK(openings_text(r) == openings);
+    auto d = with(b.start(), solver::SolveOptions::Method::kDfs);
+    CHECK(d.value.kind == kind);
+    for (size_t i = 0; i < d.openings.size() && i < r.openings.size(); ++i)
+      CHECK(d.openings[i].value.kind == r.openings[i].value.kind);
+  }
+}
+
 // Position by position on a whole side-3 game (the hash retrograde takes
 // about 3 CPU minutes and 1.8 GB here).
 TEST_CASE("dense = hash retrograde: gadur side 3 merge-only from the empty board, every position",
