@@ -277,6 +277,33 @@ TEST_CASE("puzzle make: another job's or a damaged progress file is refused", "[
   fs::remove_all(dir);
 }
 
+namespace {
+
+/// A progress file's kind and job signature, read from its header
+/// (solver/checkpoint.h: magic, format version, kind, signature with the
+/// layout appended).
+std::pair<std::string, std::string> kind_and_job(const std::string& file) {
+  const std::string bytes = loom::testing::slurp_file(file);
+  auto field = [&](size_t& at) {
+    uint64_t n = 0;
+    REQUIRE(at + 8 <= bytes.size());
+    std::memcpy(&n, bytes.data() + at, 8);
+    std::string f = bytes.substr(at + 8, n);
+    at += 8 + n;
+    return f;
+  };
+  size_t at = 16;
+  const std::string kind = field(at);
+  std::string sig = field(at);
+  const std::string layout = "; layout=1";
+  REQUIRE(sig.size() > layout.size());
+  REQUIRE(sig.substr(sig.size() - layout.size()) == layout);
+  sig.resize(sig.size() - layout.size());
+  return {kind, sig};
+}
+
+}  // namespace
+
 TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is corrupt",
           "[puzzles][resume]") {
   // A real progress file (12 games, one puzzle found), read back, altered
@@ -287,23 +314,9 @@ TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is co
   auto r = run(with(kGadur, {"--out", out, "--stop-after", "12"}));
   REQUIRE(r.code == 130);
   const std::string file = out + "/puzzles.progress";
-  // Header (solver/checkpoint.h): magic, format version, kind, signature.
   const std::string bytes = loom::testing::slurp_file(file);
-  auto field = [&](size_t& at) {
-    uint64_t n = 0;
-    std::memcpy(&n, bytes.data() + at, 8);
-    std::string f = bytes.substr(at + 8, n);
-    at += 8 + n;
-    return f;
-  };
-  size_t at = 16;
-  const std::string kind = field(at);
-  std::string sig = field(at);
+  const auto [kind, sig] = kind_and_job(file);
   REQUIRE(kind == puzzles::kProgressKind);
-  const std::string layout = "; layout=1";
-  REQUIRE(sig.size() > layout.size());
-  REQUIRE(sig.substr(sig.size() - layout.size()) == layout);
-  sig.resize(sig.size() - layout.size());
   // The loom version is part of the job: another version's file is a
   // mismatch, never misread.
   auto version = run({"--version"});
@@ -365,6 +378,31 @@ TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is co
   auto ok = run(with(kGadur, {"--out", out}));
   CHECK(ok.code == 0);
   CHECK(resumed_games(ok.err) == 12);
+
+  // Long Nardy: a saved puzzle with another turn as its answer (its chance
+  // raised above the old answer's) is proved again and refused.
+  const auto nardy = with(nardy_job(dir + "/db"), {"--out", dir + "/nardy"});
+  REQUIRE(run(with(nardy, {"--stop-after", "40"})).code == 130);
+  const std::string nfile = dir + "/nardy/puzzles.progress";
+  const auto [nkind, nsig] = kind_and_job(nfile);
+  REQUIRE(nkind == puzzles::kNardyProgressKind);
+  auto np = puzzles::load_progress(nfile, nkind.c_str(), nsig, accept);
+  REQUIRE(np);
+  REQUIRE(np->found.size() == 1);
+  json& j = np->found[0];
+  for (auto& m : j["moves"])
+    if (m["move"] != j["answer"]) {
+      j["answer"] = m["move"];
+      j["line"] = json::array({m["move"]});
+      m["value"] = 1.0;
+      break;
+    }
+  puzzles::save_progress(nfile, nkind.c_str(), nsig, *np);
+  auto bad = run(nardy);
+  CHECK(bad.code == 2);
+  CHECK(lines(bad.err).size() == 1);
+  CHECK(bad.err.find("is corrupt") != std::string::npos);
+  CHECK(bad.err.find("saved puzzle 1: not confirmed: turn") != std::string::npos);
   fs::remove_all(dir);
 }
 
