@@ -1108,6 +1108,28 @@ TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles]
   CHECK(reordered > 0);
 }
 
+namespace {
+
+/// A Long Nardy roll puzzle of two turns (White to move), the answer first.
+json roll_puzzle(const std::string& position, const std::string& dice, const std::string& answer,
+                 double answer_value, const std::string& other, double other_value,
+                 double min_gap) {
+  json p = json::parse(R"({"id": "hand", "game": "nardy", "size": 0,
+    "rules": {"block": "every-step", "checkers": "15", "end": "first-off"},
+    "to_move": "white", "question": "roll", "difficulty": 1.0,
+    "proof": {"method": "hand", "nodes": 2, "seconds": 0.0}})");
+  p["position"] = position;
+  p["dice"] = dice;
+  p["answer"] = answer;
+  p["moves"] = json::array(
+      {{{"move", answer}, {"value", answer_value}}, {{"move", other}, {"value", other_value}}});
+  p["line"] = json::array({answer});
+  p["min_gap"] = min_gap;
+  return p;
+}
+
+}  // namespace
+
 TEST_CASE("Long Nardy: two turns of equal winning chance are a tie whatever the min_gap",
           "[puzzles][nardy]") {
   // White to move with 31: 5/2 2/1 and 5/2 5/4 both win with chance
@@ -1115,25 +1137,16 @@ TEST_CASE("Long Nardy: two turns of equal winning chance are a tie whatever the 
   // expectimax, the review of 2026-12-06); the checker's doubles differ by
   // about 1e-16. A min_gap at or below the tolerance (0.001) let that
   // rounding pass as "one best turn".
-  json p = json::parse(R"({"id": "tie", "game": "nardy", "size": 0,
-    "rules": {"block": "every-step", "checkers": "15", "end": "first-off"},
-    "position": "W:0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,-3,0,0,0,0,0,0,0", "dice": "31",
-    "to_move": "white", "question": "roll", "answer": "5/2 2/1",
-    "moves": [{"move": "5/2 2/1", "value": 0.819616}, {"move": "5/2 5/4", "value": 0.8196}],
-    "line": ["5/2 2/1"], "min_gap": 0.0005, "difficulty": 1.0,
-    "proof": {"method": "hand", "nodes": 2, "seconds": 0.0}})");
   puzzles::NardyCheckOptions co;
   co.spec = false;
   const double exact = 1195.0 / 1458.0;
+  const std::string turns[2] = {"5/2 2/1", "5/2 5/4"};
   for (double gap : {0.0005, 1e-6, 0.001}) {
     for (int a = 0; a < 2; ++a) {
-      INFO("min_gap " << gap << ", answer " << p["moves"][a]["move"]);
-      p["min_gap"] = gap;
-      p["answer"] = p["moves"][a]["move"];
-      p["line"] = json::array({p["answer"]});
+      INFO("min_gap " << gap << ", answer " << turns[a]);
       // Listed in the answer's favour (within the tolerance).
-      p["moves"][a]["value"] = exact;
-      p["moves"][1 - a]["value"] = exact - 1e-6;
+      const json p = roll_puzzle("W:0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,-3,0,0,0,0,0,0,0", "31",
+                                 turns[a], exact, turns[1 - a], exact - 1e-6, gap);
       auto r = puzzles::check_nardy_puzzle(p, co);
       CHECK_FALSE(r.confirmed);
       CHECK(r.reason.find("tie") != std::string::npos);
@@ -1143,13 +1156,8 @@ TEST_CASE("Long Nardy: two turns of equal winning chance are a tie whatever the 
   // checker's expectimax): with a min_gap that small the puzzle stands,
   // but not with the other turn listed above the answer, each value within
   // the tolerance of its proof.
-  json q = json::parse(R"({"id": "close", "game": "nardy", "size": 0,
-    "rules": {"block": "every-step", "checkers": "15", "end": "first-off"},
-    "position": "W:0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0", "dice": "21",
-    "to_move": "white", "question": "roll", "answer": "6/4 4/3",
-    "moves": [{"move": "6/4 4/3", "value": 0.226727}, {"move": "6/4 6/5", "value": 0.226494}],
-    "line": ["6/4 4/3"], "min_gap": 0.0001, "difficulty": 1.0,
-    "proof": {"method": "hand", "nodes": 2, "seconds": 0.0}})");
+  json q = roll_puzzle("W:0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,-1,-1,0,0,0,0,0,0,0", "21", "6/4 4/3",
+                       0.226727, "6/4 6/5", 0.226494, 0.0001);
   auto r = puzzles::check_nardy_puzzle(q, co);
   INFO(r.reason);
   CHECK(r.confirmed);
