@@ -109,6 +109,14 @@ bool still_named(int fd, const std::string& path) {
          held.st_dev == named.st_dev && held.st_ino == named.st_ino;
 }
 
+/// Is the path a symbolic link? False where it cannot be examined (a name
+/// too long, a loop of links in its directories): opening it then fails
+/// with the system's reason, which the callers report.
+bool is_link(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_symlink(path, ec);
+}
+
 }  // namespace
 
 std::string checkpoint_target(const std::string& path) {
@@ -126,7 +134,7 @@ std::string checkpoint_target(const std::string& path) {
 
 void check_checkpoint_writable(const std::string& path, std::string_view what) {
   const std::string target = checkpoint_target(path);
-  if (std::filesystem::is_symlink(target))
+  if (is_link(target))
     throw InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + kLinkLoop);
   check_writable(target, what);
   check_writable(target + ".tmp", what);
@@ -150,7 +158,7 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
   auto fail = [&](const std::string& why) {
     return InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + why);
   };
-  if (std::filesystem::is_symlink(lock_.substr(0, lock_.size() - 5))) throw fail(kLinkLoop);
+  if (is_link(lock_.substr(0, lock_.size() - 5))) throw fail(kLinkLoop);
   const std::string shown = clip_token(lock_, 200);
   // A holder that ends removes the file it locked: a lock taken on a file
   // no longer at the path is let go and taken again on the new one.
@@ -218,13 +226,14 @@ CheckpointLock::~CheckpointLock() {
 CheckpointWriter::CheckpointWriter(std::string path, std::string_view kind,
                                    std::string_view signature)
     : path_(checkpoint_target(path)), tmp_(path_ + ".tmp") {
-  if (std::filesystem::is_symlink(path_))
+  if (is_link(path_))
     throw InputError("cannot write checkpoint " + clip_token(path, 200) + ": " + kLinkLoop);
   // A fresh file ("x": never through whatever might sit at tmp_, such as a
   // FIFO left there, which would block).
   std::remove(tmp_.c_str());
   f_ = std::fopen(tmp_.c_str(), "wbx");
-  if (!f_) throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
+  if (!f_)
+    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
   bytes(kMagic, sizeof kMagic);
   u64(kVersion);
   str(kind);
@@ -246,24 +255,24 @@ void CheckpointWriter::str(std::string_view s) {
 void CheckpointWriter::bytes(const void* p, size_t n) {
   if (n == 0) return;
   if (std::fwrite(p, 1, n, f_) != n)
-    throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
+    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
   sum_.add(p, n);
 }
 
 void CheckpointWriter::commit() {
   uint64_t sum = sum_.value();
   if (std::fwrite(&sum, 1, sizeof sum, f_) != sizeof sum || std::fflush(f_) != 0)
-    throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
+    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
   if (::fsync(fileno(f_)) != 0 && errno != EINVAL)
-    throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
+    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
   int closed = std::fclose(f_);
   f_ = nullptr;
   if (closed != 0) {
     std::remove(tmp_.c_str());
-    throw InputError("cannot write checkpoint " + tmp_ + ": " + sys_error());
+    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
   }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-    throw InputError("cannot replace checkpoint " + path_ + ": " + sys_error());
+    throw InputError("cannot replace checkpoint " + clip_token(path_, 200) + ": " + sys_error());
 }
 
 // ---------------------------------------------------------------------------

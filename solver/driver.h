@@ -936,10 +936,16 @@ std::vector<BranchMargin> superko_branches(
   const auto code_of = [](int margin2, uint64_t flag) {
     return flag | static_cast<uint64_t>(kBias + margin2);
   };
+  // A finished search's margin lies strictly inside its infinity
+  // (SuperkoDfs::kInf); a checkpoint that says more is corrupt, however its
+  // checksum reads (prisoners count, so the board's size bounds nothing).
+  constexpr int64_t most = D::kInf - 1;
   const auto valid = [](uint64_t x) {
     const uint64_t m = x & (kAtMost - 1), flag = x - m;
+    const int64_t margin2 = static_cast<int64_t>(m) - kBias;
     return m < 2 * uint64_t{kBias} && (m != uint64_t{kBias} || flag != 0) &&
-           (flag == 0 || flag == kAtMost || flag == kAtLeast);
+           (flag == 0 || flag == kAtMost || flag == kAtLeast) && margin2 >= -most &&
+           margin2 <= most;
   };
   const auto stands = [&](uint64_t x) { return x < kAtMost || o.value_only; };
   const int sign = root_mover == Color::kBlack ? 1 : -1;  // Black's margin to the root mover's

@@ -579,9 +579,11 @@ void ensure_dir(const std::string& dir) {
   if (dir.empty()) throw InputError("audit needs --out DIR");
   struct stat st {};
   if (::stat(dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) throw InputError("--out " + dir + ": exists and is not a directory");
+    if (!S_ISDIR(st.st_mode))
+      throw InputError("--out " + clip_token(dir, 200) + ": exists and is not a directory");
   } else if (::mkdir(dir.c_str(), 0777) != 0) {
-    throw InputError("--out " + dir + ": cannot create the directory: " + std::strerror(errno));
+    throw InputError("--out " + clip_token(dir, 200) +
+                     ": cannot create the directory: " + std::strerror(errno));
   }
   for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
 }

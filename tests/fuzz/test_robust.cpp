@@ -533,6 +533,50 @@ TEST_CASE("a dfs checkpoint with a sound checksum but impossible values is refus
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a superko checkpoint with a sound checksum but an impossible margin is corrupt",
+          "[robust][checkpoint]") {
+  // Such a file gave "value: 1065353216" marked complete (the dfs reader
+  // refused out-of-range scores; the superko reader took any code).
+  const std::string dir = robust_temp("ckpt_superko");
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/f.ckpt";
+  const std::vector<std::string> job = {"solve",   "fiodar", "--size",       "2", "--method",
+                                        "superko", "--json", "--checkpoint", file};
+  auto first = run(job);
+  REQUIRE(first.code == 0);
+  const size_t n = last_json(first.out)["openings"].size();
+  const std::string good = read_text(file);
+  // The payload's tail: the opening count, a code per opening, the nodes;
+  // then the checksum.
+  const size_t count_at = good.size() - 8 - 8 * (1 + n + 1);
+  uint64_t w = 0;
+  std::memcpy(&w, good.data() + count_at, 8);
+  REQUIRE(w == n);
+  // The file with the first opening's code set, its checksum recomputed.
+  const auto with_code = [&](uint64_t code) {
+    std::string b = good;
+    std::memcpy(b.data() + count_at + 8, &code, 8);
+    solver::Checksum sum;
+    sum.add(b.data(), b.size() - 8);
+    const uint64_t c = sum.value();
+    std::memcpy(b.data() + b.size() - 8, &c, 8);
+    return b;
+  };
+  for (const int64_t margin2 : {int64_t{1} << 20, -(int64_t{1} << 20), int64_t{2129706432}}) {
+    INFO("margin2 " << margin2);
+    write_text(file, with_code(static_cast<uint64_t>((int64_t{1} << 31) + margin2)));
+    auto r = run(job);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.find("corrupt: an opening value out of range") != std::string::npos);
+  }
+  // A margin inside the range loads (the edit itself is not what is
+  // refused): half a point.
+  write_text(file, with_code((uint64_t{1} << 31) + 1));
+  CHECK(run(job).code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a checkpoint named through a symbolic link is written to the link's file",
           "[robust][checkpoint]") {
   // The save's rename replaced the link by a regular file, so the file the
@@ -772,6 +816,27 @@ TEST_CASE("error messages clip long tokens and say so", "[robust][cli]") {
   auto n = run({"moves", "nardy", "--dice", "65", "--position", "W:" + huge});
   CHECK(n.code == 2);
   CHECK(n.err.size() < 300);
+  // Paths the system cannot use (a name too long, a loop of links): one
+  // clipped line and exit 2 (--checkpoint was an internal error, exit 1,
+  // that printed the whole path; audit --out printed it whole).
+  const std::string dir = robust_temp("paths");
+  std::filesystem::create_directories(dir);
+  const std::string long_name = dir + "/" + std::string(300, 'a');
+  std::filesystem::create_symlink("B", dir + "/A");
+  std::filesystem::create_symlink("A", dir + "/B");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"solve", "gadur", "--size", "2", "--checkpoint", long_name},
+           {"solve", "gadur", "--size", "2", "--checkpoint", dir + "/A/x.ckpt"},
+           {"audit", "gadur", "--size", "2", "--seconds", "3", "--games", "2", "--no-queries",
+            "--out", long_name}}) {
+    INFO(args[0] << " " << args.back());
+    auto p = run(args);
+    CHECK(p.code == 2);
+    CHECK(lines(p.err).size() == 1);
+    CHECK(p.err.size() < 300);
+    CHECK(p.err.find("internal error") == std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("the progress line fits the terminal", "[robust][solver]") {
