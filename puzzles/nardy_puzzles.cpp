@@ -31,6 +31,15 @@ namespace {
 using nardy::Position;
 using nardy::Roll;
 
+/// A chance or gap for a message: six decimals, or six significant digits
+/// when it is too large for them to stay short (a listed 1e308 printed in
+/// full was cut in the middle of its digits).
+std::string decimal6(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, std::isfinite(x) && std::abs(x) < 1e6 ? "%.6f" : "%.6g", x);
+  return buf;
+}
+
 // --- the checker's route: expectimax over positions ----------------------
 
 /// Point of distance d (1..6) from off in c's home.
@@ -279,9 +288,7 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
                   " is not a number");
     double lv = e["value"].get<double>();
     if (std::abs(lv - v) > co.tolerance) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "listed %.6f, proved %.6f", lv, v);
-      return fail("turn '" + tok + "': " + buf);
+      return fail("turn '" + tok + "': listed " + decimal6(lv) + ", proved " + decimal6(v));
     }
   }
 
@@ -305,16 +312,14 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   // The listed gap is a claim like the values (its shape: validate_shape).
   if (p.contains("gap")) {
     if (std::abs(p["gap"].get<double>() - gap) > co.tolerance) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "the listed gap is %.6f, proved %.6f", p["gap"].get<double>(),
-                    gap);
-      return fail(buf);
+      return fail("the listed gap is " + decimal6(p["gap"].get<double>()) + ", proved " +
+                  decimal6(gap));
     }
   }
   if (gap < min_gap - co.tolerance) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "the best turn is only %.6f ahead (min_gap %.4f)", gap, min_gap);
-    return fail(buf);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", min_gap);  // min_gap is in (0, 1)
+    return fail("the best turn is only " + decimal6(gap) + " ahead (min_gap " + buf + ")");
   }
   // The listed values may each be off by the tolerance, but never so that
   // another turn reads as good as the answer.

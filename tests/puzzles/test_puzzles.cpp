@@ -1091,6 +1091,12 @@ TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles]
       auto r = puzzles::check_nardy_puzzle(p, co);
       CHECK_FALSE(r.confirmed);
       CHECK(r.reason.find("the listed gap") != std::string::npos);
+      // A huge one is told in short (printed in full, it was cut in the
+      // middle of its 309 digits, the proved gap lost).
+      p["gap"] = 1e308;
+      r = puzzles::check_nardy_puzzle(p, co);
+      CHECK_FALSE(r.confirmed);
+      CHECK(r.reason.find("the listed gap is 1e+308, proved 0.") != std::string::npos);
     }
     // A min_gap or gap that is no number in range is malformed (-1 and
     // "0.02" passed).
