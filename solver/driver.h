@@ -358,14 +358,35 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
   fill_counts();
   rep.complete = true;
 
-  report_from_table(
-      root, o,
-      [&](const S& s) {
-        auto i = r.index_of(s);
-        int plies = !i || r.dist(*i) == R::kUndecided ? -1 : static_cast<int>(r.dist(*i));
-        return std::pair{r.value_of(s), plies};
-      },
-      rep);
+  const auto lookup = [&](const S& s) {
+    auto i = r.index_of(s);
+    int plies = !i || r.dist(*i) == R::kUndecided ? -1 : static_cast<int>(r.dist(*i));
+    return std::pair{r.value_of(s), plies};
+  };
+  if (!rep.resumed) {
+    report_from_table(root, o, lookup, rep);
+    return rep;
+  }
+  // A table read from a checkpoint: its checksum catches damage, not an
+  // edit that recomputes it. What the report reads must agree with itself:
+  // the root's value is the mover's best over the openings, and the
+  // principal variation finds a move that keeps the value at every step.
+  const auto corrupt = [&](const std::string& why) {
+    return InputError("checkpoint " + clip_token(o.checkpoint, 200) + " is corrupt: " + why);
+  };
+  try {
+    report_from_table(root, o, lookup, rep);
+  } catch (const std::logic_error&) {
+    throw corrupt("its values contradict each other (no move keeps the value)");
+  }
+  const Color me = root.to_move();
+  const auto rank = [&](const Value& v) {
+    return v == Value::win(me) ? 2 : v == Value::win(other(me)) ? 0 : 1;
+  };
+  int best = -1;
+  for (const auto& op : rep.openings) best = std::max(best, rank(op.value));
+  if (best >= 0 && best != rank(rep.value))
+    throw corrupt("the value of the position is not the best of its openings");
   return rep;
 }
 

@@ -533,6 +533,55 @@ TEST_CASE("a dfs checkpoint with a sound checksum but impossible values is refus
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a retrograde checkpoint whose values contradict each other is corrupt",
+          "[robust][checkpoint]") {
+  // The root's value edited (its checksum recomputed): the principal
+  // variation found no move keeping it, an internal error (exit 1); with
+  // --no-pv the run said "black", complete, over openings that all draw.
+  const std::string dir = robust_temp("ckpt_retro");
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/g.ckpt";
+  const std::vector<std::string> job = {"solve",      "gadur",  "--size",       "2", "--method",
+                                        "retrograde", "--json", "--checkpoint", file};
+  auto first = run(job);
+  REQUIRE(first.code == 0);
+  const auto j = last_json(first.out);
+  REQUIRE(j["value"] == "draw");
+  const uint64_t n = j["positions"].get<uint64_t>();
+  const std::string good = read_text(file);
+  // The tail: the code array (its count, a byte a position, the root
+  // first), the plies array (its count, two bytes a position), the checksum.
+  const size_t root_at = good.size() - 8 - (8 + 2 * n) - n;
+  uint64_t w = 0;
+  std::memcpy(&w, good.data() + root_at - 8, 8);
+  REQUIRE(w == n);
+  std::string b = good;
+  b[root_at] = 1;  // Black wins
+  solver::Checksum sum;
+  sum.add(b.data(), b.size() - 8);
+  const uint64_t c = sum.value();
+  std::memcpy(b.data() + b.size() - 8, &c, 8);
+  for (const bool pv : {true, false}) {
+    INFO("pv " << pv);
+    write_text(file, b);
+    auto args = job;
+    if (!pv) args.push_back("--no-pv");
+    auto r = run(args);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(
+        r.err.find(pv ? "is corrupt: its values contradict each other"
+                      : "is corrupt: the value of the position is not the best of its openings") !=
+        std::string::npos);
+  }
+  // The file as written answers again.
+  write_text(file, good);
+  auto again = run(job);
+  CHECK(again.code == 0);
+  CHECK(last_json(again.out)["value"] == "draw");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a superko checkpoint with a sound checksum but an impossible margin is corrupt",
           "[robust][checkpoint]") {
   // Such a file gave "value: 1065353216" marked complete (the dfs reader
