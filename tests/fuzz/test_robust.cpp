@@ -58,6 +58,16 @@ std::string read_text(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+/// Recomputes a checkpoint's trailing checksum over its edited bytes (the
+/// checksum guards against damage, not deliberate edits: the tests make
+/// such edits to show what the readers check beyond it).
+void resign(std::string& b) {
+  solver::Checksum sum;
+  sum.add(b.data(), b.size() - 8);
+  const uint64_t c = sum.value();
+  std::memcpy(b.data() + b.size() - 8, &c, 8);
+}
+
 /// Starts the loom binary with `args` (after the program name) on a new
 /// terminal; `master` gets the terminal's other end. Returns its pid (-1
 /// if it could not start).
@@ -486,10 +496,7 @@ TEST_CASE("a dfs checkpoint with a sound checksum but impossible values is refus
       const uint64_t v = scores[i];
       std::memcpy(b.data() + count_at + 8 * (2 + 2 * i), &v, 8);
     }
-    solver::Checksum sum;
-    sum.add(b.data(), b.size() - 8);
-    const uint64_t c = sum.value();
-    std::memcpy(b.data() + b.size() - 8, &c, 8);
+    resign(b);
     return b;
   };
   const uint32_t black = 1u << 24, white = 0u - (1u << 24);
@@ -520,10 +527,7 @@ TEST_CASE("a dfs checkpoint with a sound checksum but impossible values is refus
     const uint64_t shorter = plies - 1;
     std::memcpy(b.data() + count_at + 8 * (1 + 2 * n + 2), &shorter, 8);
     b.append(8, '\0');
-    solver::Checksum sum;
-    sum.add(b.data(), b.size() - 8);
-    const uint64_t c = sum.value();
-    std::memcpy(b.data() + b.size() - 8, &c, 8);
+    resign(b);
     write_text(file, b);
   }
   r = run(job);
@@ -557,10 +561,7 @@ TEST_CASE("a retrograde checkpoint whose values contradict each other is corrupt
   REQUIRE(w == n);
   std::string b = good;
   b[root_at] = 1;  // Black wins
-  solver::Checksum sum;
-  sum.add(b.data(), b.size() - 8);
-  const uint64_t c = sum.value();
-  std::memcpy(b.data() + b.size() - 8, &c, 8);
+  resign(b);
   for (const bool pv : {true, false}) {
     INFO("pv " << pv);
     write_text(file, b);
@@ -605,10 +606,7 @@ TEST_CASE("a superko checkpoint with a sound checksum but an impossible margin i
   const auto with_code = [&](uint64_t code) {
     std::string b = good;
     std::memcpy(b.data() + count_at + 8, &code, 8);
-    solver::Checksum sum;
-    sum.add(b.data(), b.size() - 8);
-    const uint64_t c = sum.value();
-    std::memcpy(b.data() + b.size() - 8, &c, 8);
+    resign(b);
     return b;
   };
   for (const int64_t margin2 : {int64_t{1} << 20, -(int64_t{1} << 20), int64_t{2129706432}}) {
@@ -766,10 +764,7 @@ TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, n
   version[8] = 7;  // format version field (after the 8-byte magic)
   {
     // Keep the checksum sound: recompute it over the changed bytes.
-    solver::Checksum sum;
-    sum.add(version.data(), version.size() - 8);
-    uint64_t v = sum.value();
-    std::memcpy(version.data() + version.size() - 8, &v, 8);
+    resign(version);
   }
   std::vector<Case> cases = {
       {"truncated", good.substr(0, good.size() - 1), "corrupt"},
