@@ -290,7 +290,6 @@ class NaiveSolver {
         return dfs(t);
       } catch (const Cycle&) {
         cyclic_ = true;
-        path_.clear();
       }
     }
     return graph_value(s);
@@ -341,13 +340,27 @@ class NaiveSolver {
     return rank(a) > rank(b);
   }
 
+  /// Memory of one memo entry: the key, the value, the hash node, and what
+  /// the key holds on the heap (Fiodar's superko histories).
+  static uint64_t entry_bytes(const Keyed<S>& k) {
+    uint64_t b = sizeof(Keyed<S>) + sizeof(MoveValue) + 4 * sizeof(void*);
+    if constexpr (requires { k.key.heap_bytes(); }) b += k.key.heap_bytes();
+    return b;
+  }
+  MoveValue remember(const Keyed<S>& h, const MoveValue& v) {
+    memo_bytes_ += entry_bytes(h);
+    return memo_[h] = v;
+  }
+
   MoveValue dfs(S& s) {
     const Keyed<S> h{s.recompute_hash(), ExactKey<S>::of(s)};
     if (auto it = memo_.find(h); it != memo_.end()) return it->second;
-    if (s.is_terminal()) return memo_[h] = terminal(s);
+    if (s.is_terminal()) return remember(h, terminal(s));
     if (!on_path_.insert(h).second) throw Cycle{};
-    path_.push_back(h);
-    if (memo_.size() >= max_) throw SearchBudget("the independent search went over its budget");
+    // The budget counts positions, and their bytes where positions are
+    // stored whole (a Fiodar key holds its histories).
+    if (memo_.size() >= max_ || memo_bytes_ >= kMaxMemoBytes)
+      throw SearchBudget("the independent search went over its budget");
     std::vector<Move> ms;
     s.legal_moves(ms);
     std::optional<MoveValue> best;
@@ -359,9 +372,8 @@ class NaiveSolver {
       MoveValue v = dfs(c).lifted(c.to_move() == me);
       if (!best || better(v, *best)) best = v;
     }
-    path_.pop_back();
     on_path_.erase(h);
-    return memo_[h] = *best;
+    return remember(h, *best);
   }
 
   // --- cyclic graphs: whole states, plain fixed point ---------------------
@@ -439,7 +451,8 @@ class NaiveSolver {
   uint64_t max_;
   std::unordered_map<Keyed<S>, MoveValue, KeyedHash<S>> memo_;
   std::unordered_set<Keyed<S>, KeyedHash<S>> on_path_;
-  std::vector<Keyed<S>> path_;
+  uint64_t memo_bytes_ = 0;
+  static constexpr uint64_t kMaxMemoBytes = uint64_t{2} << 30;
   bool cyclic_ = false;
   std::vector<S> states_;
   std::vector<std::vector<uint32_t>> succ_;

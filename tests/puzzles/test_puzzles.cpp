@@ -310,8 +310,8 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
         }
       }
       {  // Numbers that wrap around to the true ones when narrowed (2^32 +
-         // plies read as plies, 2^31 + a margin in half points as the
-         // margin) were confirmed.
+         // plies read as plies, 2^32 + a margin in half points, i.e. 2^31
+         // points more, as the margin) were confirmed.
         json p = orig;
         if (p["moves"][ans].contains("plies")) {
           p["moves"][ans]["plies"] = p["moves"][ans]["plies"].get<int64_t>() + (int64_t{1} << 32);
@@ -321,7 +321,7 @@ TEST_CASE("the checker catches hand-edited puzzles", "[puzzles]") {
         }
         p = orig;
         if (p["moves"][other]["value"].is_number()) {
-          p["moves"][other]["value"] = p["moves"][other]["value"].get<double>() + 1073741824.0;
+          p["moves"][other]["value"] = p["moves"][other]["value"].get<double>() + 2147483648.0;
           auto r = check(p, false);
           CHECK_FALSE(r.confirmed);
           CHECK(r.reason.find("is not a value") != std::string::npos);
