@@ -262,6 +262,12 @@ bool scores_margins(const S& root) {
 /// the table (hash retrograde or dense): the root's value and plies, every
 /// opening class, and the principal variation. `lookup(s)` gives
 /// (value, plies to the end; -1 if not a finite line).
+/// report_from_table's principal variation found no move keeping the
+/// value: the table contradicts itself.
+struct PvBroken : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
 template <Game S, class Lookup>
 void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, SolveReport& rep) {
   std::tie(rep.value, rep.plies) = lookup(root);
@@ -292,7 +298,7 @@ void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, Solv
         pick_d = cd;
       }
     }
-    if (!pick) throw std::logic_error("principal variation: no move keeps the value");
+    if (!pick) throw PvBroken("principal variation: no move keeps the value");
     rep.pv.push_back(s.move_name(*pick));
     s.apply(*pick, u);
     if (std::find(seen.begin(), seen.end(), s) != seen.end()) {
@@ -376,7 +382,7 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
   };
   try {
     report_from_table(root, o, lookup, rep);
-  } catch (const std::logic_error&) {
+  } catch (const PvBroken&) {
     throw corrupt("its values contradict each other (no move keeps the value)");
   }
   const Color me = root.to_move();
