@@ -258,24 +258,41 @@ bool scores_margins(const S& root) {
   return false;
 }
 
-/// The part of a report read from a finished win/loss/draw table, whatever
-/// the table (hash retrograde or dense): the root's value and plies, every
-/// opening class, and the principal variation. `lookup(s)` gives
-/// (value, plies to the end; -1 if not a finite line).
-/// report_from_table's principal variation found no move keeping the
-/// value: the table contradicts itself.
-struct PvBroken : std::logic_error {
+/// A solved table that disagrees with itself (report_from_table): a bug
+/// for a table solved in this run, a corrupt file for one read from a
+/// checkpoint (report_checked).
+struct TableContradiction : std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// The part of a report read from a finished win/loss/draw table, whatever
+/// the table (hash retrograde or dense): the root's value and plies, every
+/// opening class, and the principal variation. `lookup(s)` gives
+/// (value, plies to the end; -1 if not a finite line). Throws
+/// TableContradiction where the table disagrees with itself: the root's
+/// value is not the mover's best over its openings, or the principal
+/// variation finds no move that keeps the value.
 template <Game S, class Lookup>
 void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, SolveReport& rep) {
   std::tie(rep.value, rep.plies) = lookup(root);
+  const Color me = root.to_move();
+  const auto rank = [&](const Value& v) {
+    return v == Value::win(me) ? 2 : v == Value::win(other(me)) ? 0 : 1;
+  };
+  int best = -1;
   for (const auto& b : opening_branches(root, o.symmetry)) {
     auto [v, p] = lookup(b.state);
     rep.openings.push_back({b.name, b.count, v, p});
+    best = std::max(best, rank(v));
   }
-  if (!o.pv) return;
+  const auto check_root = [&] {
+    if (best >= 0 && best != rank(rep.value))
+      throw TableContradiction("the value of the position is not the best of its openings");
+  };
+  if (!o.pv) {
+    check_root();
+    return;
+  }
   // Winner: fastest win; loser: slowest loss; neutral: stay neutral.
   S s = root;
   typename S::Undo u;
@@ -298,7 +315,8 @@ void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, Solv
         pick_d = cd;
       }
     }
-    if (!pick) throw PvBroken("principal variation: no move keeps the value");
+    if (!pick)
+      throw TableContradiction("its values contradict each other (no move keeps the value)");
     rep.pv.push_back(s.move_name(*pick));
     s.apply(*pick, u);
     if (std::find(seen.begin(), seen.end(), s) != seen.end()) {
@@ -306,6 +324,20 @@ void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, Solv
       break;
     }
     seen.push_back(s);
+  }
+  check_root();
+}
+
+/// report_from_table for a table that may have been read from a checkpoint
+/// (rep.resumed): its checksum catches damage, not an edit that recomputes
+/// it, so a table that disagrees with itself is then a corrupt file.
+template <Game S, class Lookup>
+void report_checked(const S& root, const SolveOptions& o, Lookup lookup, SolveReport& rep) {
+  try {
+    report_from_table(root, o, lookup, rep);
+  } catch (const TableContradiction& e) {
+    if (!rep.resumed) throw;
+    throw InputError("checkpoint " + clip_token(o.checkpoint, 200) + " is corrupt: " + e.what());
   }
 }
 
@@ -364,35 +396,14 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
   fill_counts();
   rep.complete = true;
 
-  const auto lookup = [&](const S& s) {
-    auto i = r.index_of(s);
-    int plies = !i || r.dist(*i) == R::kUndecided ? -1 : static_cast<int>(r.dist(*i));
-    return std::pair{r.value_of(s), plies};
-  };
-  if (!rep.resumed) {
-    report_from_table(root, o, lookup, rep);
-    return rep;
-  }
-  // A table read from a checkpoint: its checksum catches damage, not an
-  // edit that recomputes it. What the report reads must agree with itself:
-  // the root's value is the mover's best over the openings, and the
-  // principal variation finds a move that keeps the value at every step.
-  const auto corrupt = [&](const std::string& why) {
-    return InputError("checkpoint " + clip_token(o.checkpoint, 200) + " is corrupt: " + why);
-  };
-  try {
-    report_from_table(root, o, lookup, rep);
-  } catch (const PvBroken&) {
-    throw corrupt("its values contradict each other (no move keeps the value)");
-  }
-  const Color me = root.to_move();
-  const auto rank = [&](const Value& v) {
-    return v == Value::win(me) ? 2 : v == Value::win(other(me)) ? 0 : 1;
-  };
-  int best = -1;
-  for (const auto& op : rep.openings) best = std::max(best, rank(op.value));
-  if (best >= 0 && best != rank(rep.value))
-    throw corrupt("the value of the position is not the best of its openings");
+  report_checked(
+      root, o,
+      [&](const S& s) {
+        auto i = r.index_of(s);
+        int plies = !i || r.dist(*i) == R::kUndecided ? -1 : static_cast<int>(r.dist(*i));
+        return std::pair{r.value_of(s), plies};
+      },
+      rep);
   return rep;
 }
 
@@ -473,7 +484,7 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
     rep.ranks = d.ranks();
     if (ex.rank() == 0) {
       try {
-        report_from_table(
+        report_checked(
             root, o, [&](const S& s) { return d.ask(s); }, rep);
       } catch (...) {
         d.stop_service();
@@ -970,9 +981,8 @@ std::vector<BranchMargin> superko_branches(
   const auto valid = [](uint64_t x) {
     const uint64_t m = x & (kAtMost - 1), flag = x - m;
     const int64_t margin2 = static_cast<int64_t>(m) - kBias;
-    return m < 2 * uint64_t{kBias} && (m != uint64_t{kBias} || flag != 0) &&
-           (flag == 0 || flag == kAtMost || flag == kAtLeast) && margin2 >= -most &&
-           margin2 <= most;
+    return margin2 >= -most && margin2 <= most && (margin2 != 0 || flag != 0) &&
+           (flag == 0 || flag == kAtMost || flag == kAtLeast);
   };
   const auto stands = [&](uint64_t x) { return x < kAtMost || o.value_only; };
   const int sign = root_mover == Color::kBlack ? 1 : -1;  // Black's margin to the root mover's
