@@ -77,7 +77,7 @@ void validate_shape(const nlohmann::json& p) {
       throw InputError(who + ": 'gap' " + clip_token(p["gap"].dump()) + " is not a number");
   } else {
     // Read as 64 bits: a larger number must not wrap to a board size.
-    if (p["size"].get<int64_t>() < 0 || p["size"].get<int64_t>() > 1000)
+    if (const int64_t size = p["size"].get<int64_t>(); size < 0 || size > 1000)
       throw InputError(who + ": size " + clip_token(p["size"].dump()) + " is out of range");
     need("record", str, "a string");
     if (p.contains("setup") && !p["setup"].is_string())

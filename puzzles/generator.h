@@ -185,6 +185,11 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
   auto reject = [&](const std::string& why) { ++rep.rejected[why]; };
   typename S::Undo u;
   int g = 0;
+  // The checker's re-proof of every puzzle kept, new or resumed (Z3 left
+  // to `loom puzzle check`).
+  CheckOptions check_options;
+  check_options.max_positions = opt.check_positions;
+  check_options.spec = false;
   // The progress file: resume from it, save to it at game boundaries.
   const std::string signature = opt.progress_file.empty() ? "" : make_signature(opt, max_games);
   rep.job = signature;
@@ -205,11 +210,8 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
       }
       // Proved again, as a new puzzle is: the file is a claim (an older
       // build's, or edited), and the collection is written from it.
-      CheckOptions co;
-      co.max_positions = opt.check_positions;
-      co.spec = false;
       try {
-        if (CheckResult cr = detail::check_impl(start, j, co); !cr.confirmed)
+        if (CheckResult cr = detail::check_impl(start, j, check_options); !cr.confirmed)
           return "not confirmed: " + cr.reason;
       } catch (const InputError& e) {
         return e.what();
@@ -275,11 +277,8 @@ MakeReport make_puzzles(const S& start, const MakeOptions& opt) {
         reject(why);
         continue;
       }
-      // The checker's independent re-proof (Z3 left to `loom puzzle check`).
-      CheckOptions co;
-      co.max_positions = opt.check_positions;
-      co.spec = false;
-      CheckResult cr = detail::check_impl(start, j, co);
+      // The checker's independent re-proof.
+      CheckResult cr = detail::check_impl(start, j, check_options);
       if (!cr.confirmed) {
         reject(cr.reason.find("budget") != std::string::npos ? "check over budget"
                                                              : "not confirmed: " + cr.reason);

@@ -323,8 +323,9 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   }
   // The listed values may each be off by the tolerance, but never so that
   // another turn reads as good as the answer.
+  const double listed_answer = listed.at(answer)["value"].get<double>();
   for (const auto& [tok, e] : listed)
-    if (tok != answer && !(e["value"].get<double>() < listed.at(answer)["value"].get<double>()))
+    if (tok != answer && !(e["value"].get<double>() < listed_answer))
       return fail("turn '" + tok + "' is listed at least as high as the answer '" +
                   clip_token(answer) + "'");
   if (p["line"].size() != 1 || p["line"][0] != answer)
@@ -369,6 +370,10 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
       mo.max_games > 0 ? mo.max_games : (mo.race_wrong_only ? 4000 : 200) * std::max(1, mo.count);
   std::vector<Position> kids;
   int g = 0;
+  // The checker's re-proof of every puzzle kept, new or resumed (no Z3).
+  NardyCheckOptions check_options;
+  check_options.spec = false;
+  check_options.max_pairs = mo.check_pairs;
   // The progress file: resume from it, save to it at game boundaries.
   const bool keep = !mo.progress_file.empty();
   const std::string signature = keep ? nardy_make_signature(mo, max_games) : "";
@@ -388,11 +393,8 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
       }
       // Proved again, as a new puzzle is: the file is a claim (an older
       // build's, or edited), and the collection is written from it.
-      NardyCheckOptions co;
-      co.spec = false;
-      co.max_pairs = mo.check_pairs;
       try {
-        if (CheckResult cr = check_nardy_puzzle(j, co); !cr.confirmed)
+        if (CheckResult cr = check_nardy_puzzle(j, check_options); !cr.confirmed)
           return "not confirmed: " + cr.reason;
       } catch (const InputError& e) {
         return e.what();
@@ -524,15 +526,12 @@ MakeReport make_nardy_puzzles(const NardyMakeOptions& mo) {
           j["proof"] = {{"method", "bear-off database (two-sided, N=" + std::to_string(n) + ")"},
                         {"nodes", ranked.size()},
                         {"seconds", 0.0}};
-          NardyCheckOptions co;
-          co.spec = false;
-          co.max_pairs = mo.check_pairs;
           CheckResult cr;
           if (mo.race_wrong_only && !race_wrong) {
             // --race-wrong: the fewest-expected-turns move (what a player
             // races with) is the answer, so the puzzle asks nothing of him.
             reject("answer is the race move");
-          } else if (cr = check_nardy_puzzle(j, co); !cr.confirmed) {
+          } else if (cr = check_nardy_puzzle(j, check_options); !cr.confirmed) {
             reject(cr.reason.find("budget") != std::string::npos ? "check over budget"
                                                                  : "not confirmed: " + cr.reason);
           } else {

@@ -7,9 +7,10 @@
 // - NaiveSolver: the CHECKER's route, written here from the game concept
 //   alone: full minimax (no pruning, no symmetry, moves in reverse order),
 //   memoised in a table of its own keyed by the exact position (found by
-//   its from-scratch hash, recompute_hash); where a line of play repeats a position (Gadur as
-//   written) it switches to an explicit graph of whole states and a plain fixed-point iteration. It
-//   shares no table, ordering or code path with the solver.
+//   its from-scratch hash, recompute_hash); where a line of play repeats a
+//   position (Gadur as written) it switches to an explicit graph of whole
+//   states and a plain fixed-point iteration. It shares no table, ordering
+//   or code path with the solver.
 #pragma once
 
 #include <algorithm>
@@ -356,7 +357,9 @@ class NaiveSolver {
     const Keyed<S> h{s.recompute_hash(), ExactKey<S>::of(s)};
     if (auto it = memo_.find(h); it != memo_.end()) return it->second;
     if (s.is_terminal()) return remember(h, terminal(s));
-    if (!on_path_.insert(h).second) throw Cycle{};
+    // The line so far by hashes: a collision reads as a repetition, which
+    // only sends the search to the exact graph below.
+    if (!on_path_.insert(h.hash).second) throw Cycle{};
     // The budget counts positions, and their bytes where positions are
     // stored whole (a Fiodar key holds its histories).
     if (memo_.size() >= max_ || memo_bytes_ >= kMaxMemoBytes)
@@ -372,7 +375,7 @@ class NaiveSolver {
       MoveValue v = dfs(c).lifted(c.to_move() == me);
       if (!best || better(v, *best)) best = v;
     }
-    on_path_.erase(h);
+    on_path_.erase(h.hash);
     return remember(h, *best);
   }
 
@@ -450,7 +453,7 @@ class NaiveSolver {
   Question q_;
   uint64_t max_;
   std::unordered_map<Keyed<S>, MoveValue, KeyedHash<S>> memo_;
-  std::unordered_set<Keyed<S>, KeyedHash<S>> on_path_;
+  std::unordered_set<uint64_t> on_path_;
   uint64_t memo_bytes_ = 0;
   static constexpr uint64_t kMaxMemoBytes = uint64_t{2} << 30;
   bool cyclic_ = false;

@@ -465,9 +465,10 @@ class SuperkoDfs {
   Table table_;
   std::vector<std::vector<Move>> stack_;
   /// History scores per colour and move: this search's own (allocated
-  /// unless it shares), or those of the search whose table it shares (the openings' searches teach
-  /// each other move order, as one search does from opening to opening: a fresh history for each
-  /// opening took 7 times the nodes on a side-3 test).
+  /// unless it shares), or those of the search whose table it shares (the
+  /// openings' searches teach each other move order, as one search does
+  /// from opening to opening: a fresh history for each opening took 7
+  /// times the nodes on a side-3 test).
   using History = std::array<std::array<uint32_t, 64>, 2>;
   std::unique_ptr<History> own_history_ = std::make_unique<History>();
   History* history_ = own_history_.get();
