@@ -302,6 +302,18 @@ std::pair<std::string, std::string> kind_and_job(const std::string& file) {
   return {kind, sig};
 }
 
+/// Makes another listed move the puzzle's answer (and line), listed with
+/// `value`: a false claim in a well-formed puzzle.
+void claim_other_answer(json& j, const json& value) {
+  for (auto& m : j["moves"])
+    if (m["move"] != j["answer"]) {
+      j["answer"] = m["move"];
+      j["line"] = json::array({m["move"]});
+      m["value"] = value;
+      return;
+    }
+}
+
 }  // namespace
 
 TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is corrupt",
@@ -345,17 +357,7 @@ TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is co
       {"no record or difficulty", [](puzzles::Progress& p) { p.found[0].erase("difficulty"); }},
       // A saved puzzle whose claim is false (an older build's, or edited)
       // was written to the collection unproved.
-      {"not confirmed: move",
-       [](puzzles::Progress& p) {
-         json& j = p.found[0];
-         for (auto& m : j["moves"])
-           if (m["move"] != j["answer"]) {
-             j["answer"] = m["move"];
-             j["line"] = json::array({m["move"]});
-             m["value"] = "win";
-             break;
-           }
-       }},
+      {"not confirmed: move", [](puzzles::Progress& p) { claim_other_answer(p.found[0], "win"); }},
       {"not a JSON object",
        [](puzzles::Progress& p) {
          p.found[0] = json::array({1, 2});
@@ -389,14 +391,7 @@ TEST_CASE("puzzle make: a sound progress file with an inconsistent payload is co
   auto np = puzzles::load_progress(nfile, nkind.c_str(), nsig, accept);
   REQUIRE(np);
   REQUIRE(np->found.size() == 1);
-  json& j = np->found[0];
-  for (auto& m : j["moves"])
-    if (m["move"] != j["answer"]) {
-      j["answer"] = m["move"];
-      j["line"] = json::array({m["move"]});
-      m["value"] = 1.0;
-      break;
-    }
+  claim_other_answer(np->found[0], 1.0);
   puzzles::save_progress(nfile, nkind.c_str(), nsig, *np);
   auto bad = run(nardy);
   CHECK(bad.code == 2);

@@ -389,7 +389,8 @@ TEST_CASE("dense: the side-3 rule variants, against forward search where it appl
     CHECK(openings_text(r) == openings);
     auto d = with(b.start(), solver::SolveOptions::Method::kDfs);
     CHECK(d.value.kind == kind);
-    for (size_t i = 0; i < d.openings.size() && i < r.openings.size(); ++i)
+    REQUIRE(d.openings.size() == r.openings.size());
+    for (size_t i = 0; i < d.openings.size(); ++i)
       CHECK(d.openings[i].value.kind == r.openings[i].value.kind);
   }
 }
