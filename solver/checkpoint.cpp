@@ -318,9 +318,9 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
 }  // namespace
 
 CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
-                                   std::string_view signature)
-    : path_(std::move(path)) {
-  file_ = std::make_unique<RegularFile>(path_, "checkpoint");
+                                   std::string_view signature, std::string_view noun)
+    : path_(std::move(path)), noun_(noun) {
+  file_ = std::make_unique<RegularFile>(path_, noun_);
   f_ = file_->get();
   // Pass 1: checksum over everything but the trailing 8 bytes.
   uint64_t size = file_->size();
@@ -343,7 +343,7 @@ CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
   remaining_ = size - 8;
   char magic[8];
   bytes(magic, sizeof magic);
-  if (std::memcmp(magic, kMagic, sizeof magic) != 0) corrupt("not a loom checkpoint");
+  if (std::memcmp(magic, kMagic, sizeof magic) != 0) corrupt("not a loom " + noun_);
   uint64_t version = u64();
   if (version != kVersion)
     mismatch("it was written by another version of loom (checkpoint format " +
@@ -358,14 +358,14 @@ CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
 }
 
 void CheckpointReader::mismatch(const std::string& why) const {
-  throw InputError("checkpoint " + clip_token(path_, 200) + " does not match this job: " + why +
-                   "; delete it or choose another file");
+  throw InputError(noun_ + " " + clip_token(path_, 200) + " does not match this job: " + why +
+                   (noun_ == "checkpoint" ? "; delete it or choose another file" : ""));
 }
 
 CheckpointReader::~CheckpointReader() = default;
 
 void CheckpointReader::corrupt(const std::string& why) const {
-  throw InputError("checkpoint " + clip_token(path_, 200) + " is corrupt: " + why);
+  throw InputError(noun_ + " " + clip_token(path_, 200) + " is corrupt: " + why);
 }
 
 uint64_t CheckpointReader::u64(uint64_t max, const char* what) {

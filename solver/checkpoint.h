@@ -118,8 +118,11 @@ void check_checkpoint_writable(const std::string& path, std::string_view what);
 class CheckpointReader {
  public:
   /// Opens and validates the whole file; throws InputError if it is not a
-  /// sound checkpoint of this kind and job.
-  CheckpointReader(std::string path, std::string_view kind, std::string_view signature);
+  /// sound checkpoint of this kind and job. `noun` names the file in
+  /// messages ("checkpoint"; "table" for a file that is read, never
+  /// rewritten, so its messages do not advise deleting it).
+  CheckpointReader(std::string path, std::string_view kind, std::string_view signature,
+                   std::string_view noun = "checkpoint");
   ~CheckpointReader();
   CheckpointReader(const CheckpointReader&) = delete;
   CheckpointReader& operator=(const CheckpointReader&) = delete;
@@ -170,7 +173,7 @@ class CheckpointReader {
     if (n > max_count || n > remaining_ / sizeof(T)) corrupt("an array length overruns the file");
     return n;
   }
-  std::string path_;
+  std::string path_, noun_;
   std::unique_ptr<RegularFile> file_;  // only regular files are opened
   std::FILE* f_ = nullptr;
   uint64_t remaining_ = 0;  // payload bytes left

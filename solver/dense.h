@@ -1001,6 +1001,18 @@ class DenseRetrograde : public DenseMoves<S> {
   uint64_t kept_moves() const { return kept_moves_; }
   Value::Kind neutral_kind() const { return neutral_; }
 
+  /// After run(): f(key, value code, plies) for every stored position in
+  /// increasing key order (a draw: kUnknown and kNoDist).
+  template <class F>
+  void for_each_solved(F&& f) const {
+    uint64_t r = 0;
+    set_.for_each([&](uint32_t key) {
+      const Slot& sl = slot_[r++];
+      const uint8_t code = code_in(sl.cell);
+      f(key, code, code == kUnknown ? kNoDist : sl.dist);
+    });
+  }
+
   /// Every `every`-th stored position in key order, decoded: a uniform
   /// sample of the positions (for measurements).
   std::vector<S> sample(uint64_t every) const {

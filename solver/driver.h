@@ -27,6 +27,7 @@
 #include "solver/compact_dfs.h"
 #include "solver/control.h"
 #include "solver/dense.h"
+#include "solver/dense_table.h"
 #include "solver/dfpn.h"
 #include "solver/dfs.h"
 #include "solver/distributed_dense.h"
@@ -82,6 +83,13 @@ struct SolveOptions {
   /// The ranks of a distributed run (mpirun), or null for one process.
   /// Under mpirun the dense method runs partitioned (with one rank too).
   Exchange* exchange = nullptr;
+  /// --method dense: where to save the finished table (--save-table), or a
+  /// table to answer from instead of solving (--table); the tables'
+  /// identity (game, board, rules, symmetry: not the record, since one
+  /// table answers every position in it) and the record solved from.
+  struct TableFile {
+    std::string save, read, signature, root_record;
+  } table_file;
 };
 
 struct OpeningResult {
@@ -121,6 +129,7 @@ struct SolveReport {
   /// A partitioned run (dense, distributed or checkpointed): each rank's figures.
   std::vector<RankStats> ranks;
   std::string note;
+  std::string table;      ///< --table: the file the values were read from
   std::string pie_setup;  ///< pie table: the set-up the setter should choose
   /// --replay: the second proof of the value (solver/proof_replay.h).
   struct Replay {
@@ -329,13 +338,16 @@ void report_from_table(const S& root, const SolveOptions& o, Lookup lookup, Solv
 }
 
 /// report_from_table for a table that may have been read from a checkpoint
-/// (rep.resumed): its checksum catches damage, not an edit that recomputes
-/// it, so a table that disagrees with itself is then a corrupt file.
+/// (rep.resumed) or a saved table (rep.table): its checksum catches damage,
+/// not an edit that recomputes it, so a table that disagrees with itself is
+/// then a corrupt file.
 template <Game S, class Lookup>
 void report_checked(const S& root, const SolveOptions& o, Lookup lookup, SolveReport& rep) {
   try {
     report_from_table(root, o, lookup, rep);
   } catch (const TableContradiction& e) {
+    if (!rep.table.empty())
+      throw InputError("table " + clip_token(rep.table, 200) + " is corrupt: " + e.what());
     if (!rep.resumed) throw;
     throw InputError("checkpoint " + clip_token(o.checkpoint, 200) + " is corrupt: " + e.what());
   }
@@ -420,12 +432,84 @@ std::string dense_unsupported(const S& root, const SolveOptions& o) {
   }
 }
 
+/// --table: the report of a solve read from a saved dense table (no
+/// solving): the position must be in it (reachable from the position the
+/// table was solved from) or over. Throws InputError if the file is not a
+/// sound table of this game, board, rules and symmetry, or does not hold
+/// the position; a table whose values contradict each other is corrupt.
+template <DenseGame S>
+SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& ctl) {
+  const std::string& file = o.table_file.read;
+  DenseMoves<S> mv(root, o.symmetry);
+  ctl.status("dense: reading the table", "");
+  const DenseTable t(file, o.table_file.signature, mv.codec().key_count());
+  const auto from = [&] {
+    return t.root_record.empty() ? std::string("the start")
+                                 : "the position after \"" + clip_token(t.root_record, 80) + "\"";
+  };
+  if (!root.is_terminal() && !mv.end_code(root) && t.find(mv.key_of(root)) < 0)
+    throw InputError("table " + clip_token(file, 200) +
+                     " does not hold this position: it holds the positions reachable from " +
+                     from() + "; save a table solved from this position with --save-table");
+  using M = DenseMoves<S>;
+  const auto lookup = [&](const S& s) -> std::pair<Value, int> {
+    uint8_t code;
+    int plies;
+    if (auto e = mv.end_code(s)) {
+      std::tie(code, plies) = *e;
+    } else {
+      const int64_t i = t.find(mv.key_of(s));
+      // A stored position's successors are stored or ends.
+      if (i < 0) throw TableContradiction("a successor of a stored position is missing");
+      code = t.code(static_cast<uint64_t>(i));
+      plies = code == DenseTable::kDraw ? -1 : t.plies(static_cast<uint64_t>(i));
+    }
+    const Color mover = s.to_move();
+    switch (code) {
+      case M::kWin:
+        return {Value::win(mover), plies};
+      case M::kLoss:
+        return {Value::win(other(mover)), plies};
+      case M::kNeutral:
+        if (t.neutral == Value::Kind::kUnknown)
+          throw TableContradiction("a neutral end in a table that records none");
+        return {Value::of(t.neutral), plies};
+      default:
+        return {Value::of(Value::Kind::kDraw), -1};
+    }
+  };
+  SolveReport rep;
+  if (root.is_terminal()) {
+    rep = finished_position(root, o, ctl, "dense");
+  } else {
+    rep.method = "dense";
+    rep.complete = true;
+    rep.table = file;  // a contradiction is a corrupt file
+    report_checked(root, o, lookup, rep);
+  }
+  rep.symmetries = mv.codec().symmetries();
+  rep.positions = rep.nodes = t.stats.positions;
+  rep.moves = t.stats.moves;
+  rep.terminals = t.stats.ends;
+  rep.sweeps = static_cast<uint32_t>(t.stats.layers);
+  rep.bytes = t.bytes();
+  rep.table = file;
+  rep.note = "read from the table " + clip_token(file, 200) + ", solved from " + from();
+  rep.seconds = ctl.elapsed();
+  return rep;
+}
+
 template <Game S>
 SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (DenseGame<S>) {
     std::string why = dense_unsupported(root, o);
     if (!why.empty()) throw InputError("--method dense: " + why);
-    if (root.is_terminal()) return finished_position(root, o, ctl, "dense");
+    if (!o.table_file.read.empty()) return answer_from_table(root, o, ctl);
+    if (root.is_terminal()) {
+      if (!o.table_file.save.empty())
+        throw InputError("--save-table: the position is already over (no table to save)");
+      return finished_position(root, o, ctl, "dense");
+    }
     using D = DenseRetrograde<S>;
     SolveReport rep;
     rep.method = "dense";
@@ -444,6 +528,16 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
     rep.bytes = d.bytes();
     report_from_table(
         root, o, [&](const S& s) { return d.lookup(s); }, rep);
+    if (!o.table_file.save.empty()) {
+      ctl.status("dense: saving the table", "");
+      DenseTable t;
+      d.for_each_solved(
+          [&](uint32_t key, uint8_t code, uint8_t plies) { t.add(key, code, plies); });
+      t.root_record = o.table_file.root_record;
+      t.stats = {rep.positions, rep.moves, rep.terminals, rep.sweeps, rep.bytes};
+      t.neutral = d.neutral_kind();
+      t.save(o.table_file.save, o.table_file.signature);
+    }
     rep.seconds = ctl.elapsed();
     return rep;
   } else {

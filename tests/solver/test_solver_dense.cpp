@@ -9,10 +9,15 @@
 // alpha-beta results).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <map>
 #include <random>
 #include <set>
 
+#include <unistd.h>
+
 #include "solver/dense.h"
+#include "solver/dense_table.h"
 #include "solver/driver.h"
 #include "solver/retrograde.h"
 #include "tests/enfargar/enfargar_fixture.h"
@@ -272,6 +277,98 @@ TEST_CASE("dense: Enfargar's kept successor lists, all, some or none, give the s
   CHECK(none == 0);
   CHECK(some > 0);
   CHECK(some < all);
+}
+
+namespace {
+/// A dense solve of `root` saved as a table file and read back: the file
+/// holds every stored position with its code and plies, and no other key
+/// (every key of the index is asked). Then solve_position with --table
+/// answers every stored position as the solve does. Returns the positions.
+template <class S>
+uint64_t table_round_trip(const S& root, const std::string& tag) {
+  solver::RunControl ctl;
+  solver::DenseRetrograde<S> d(root, {});
+  d.run(ctl);
+  solver::DenseTable t;
+  std::map<uint32_t, std::pair<uint8_t, uint8_t>> want;
+  d.for_each_solved([&](uint32_t key, uint8_t code, uint8_t plies) {
+    t.add(key, code, plies);
+    want[key] = {code, plies};
+  });
+  REQUIRE(want.size() == d.positions());
+  t.root_record = "x";
+  t.stats = {d.positions(), d.moves(), d.terminals(), d.sweeps(), d.bytes()};
+  t.neutral = d.neutral_kind();
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("loom_dense_table_" + tag + "_" + std::to_string(::getpid())))
+                               .string();
+  t.save(file, "sig");
+  const uint64_t limit = d.codec().key_count();
+  const solver::DenseTable r(file, "sig", limit);
+  CHECK(r.size() == d.positions());
+  CHECK(r.root_record == "x");
+  CHECK(r.neutral == d.neutral_kind());
+  CHECK(r.stats.layers == d.sweeps());
+  CHECK_THROWS_AS(solver::DenseTable(file, "another", limit), InputError);
+  // Every key of the index (side 2: 2 * 3^7), or a stride of them.
+  const uint64_t step = limit < 100000 ? 1 : 997;
+  uint64_t found = 0;
+  for (uint64_t k = 0; k < limit; k += step) {
+    const int64_t i = r.find(static_cast<uint32_t>(k));
+    const auto it = want.find(static_cast<uint32_t>(k));
+    REQUIRE((i >= 0) == (it != want.end()));
+    if (i < 0) continue;
+    ++found;
+    REQUIRE(r.code(i) == it->second.first);
+    REQUIRE(r.plies(i) == it->second.second);
+  }
+  for (const auto& [k, cp] : want) {
+    const int64_t i = r.find(k);
+    REQUIRE(i >= 0);
+    REQUIRE(r.code(i) == cp.first);
+    REQUIRE(r.plies(i) == cp.second);
+  }
+  if (step == 1) CHECK(found == want.size());
+  // Through solve_position: every stored position answered from the file
+  // as the solve answers it (value, plies, openings, line).
+  solver::SolveOptions o;
+  o.method = solver::SolveOptions::Method::kDense;
+  o.table_file = {"", file, "sig", ""};
+  uint64_t i = 0;
+  for (const S& x : d.sample(std::max<uint64_t>(1, d.positions() / 300))) {
+    INFO("stored position " << i++);
+    // sample() decodes without a hash; a position of the game has one.
+    const S s = x.with_board(x.stones(Color::kBlack), x.stones(Color::kWhite), x.to_move());
+    const auto from_file = solver::solve_position(s, o);
+    const auto [v, plies] = d.lookup(s);
+    REQUIRE(from_file.value == v);
+    REQUIRE(from_file.plies == plies);
+    REQUIRE(from_file.table == file);
+    REQUIRE(from_file.positions == d.positions());
+    for (const auto& op : from_file.openings) REQUIRE(op.value.known());
+  }
+  std::filesystem::remove(file);
+  return d.positions();
+}
+}  // namespace
+
+TEST_CASE("dense tables: saved and read back, every key of the index asked",
+          "[solver][dense][table]") {
+  for (auto opt : gadur_rule_sets()) {
+    INFO("gadur subset " << opt.subset << " merge-only " << opt.merge_only);
+    testing::GadurBoard<1> b(2, opt);
+    CHECK(table_round_trip(b.start(), "g") > 10);
+  }
+  for (auto opt : enfargar_rule_sets()) {
+    INFO("enfargar touch " << opt.touch << " more-stones " << opt.more_stones);
+    testing::EnfargarBoard<1> b(2, opt);
+    CHECK(table_round_trip(b.start(), "e") > 10);
+  }
+  // Side 3 a few moves in: some thousands of positions, keys far apart.
+  testing::GadurBoard<1> gm(3, {false, true});
+  CHECK(table_round_trip(gm.play("a3 d3 d2 a1 b2 c4 b3 e5 c3"), "g3") > 500);
+  testing::EnfargarBoard<1> e(3, {});
+  CHECK(table_round_trip(e.play("a3 d3 c5 a2 b3 d2 b1 e4"), "e3") > 10000);
 }
 
 TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[solver][dense]") {

@@ -1,0 +1,75 @@
+// The table a finished dense solve leaves (`loom solve --method dense
+// --save-table FILE`), and its reader (`--table FILE`): every stored
+// position's value in 2 bits and its plies to the end in a byte, so that
+// any position of the job can be answered later (value, openings, best
+// play) without solving again.
+//
+// File: a checkpoint file (solver/checkpoint.h: written atomically, a
+// checksum, kind "dense-table"; the signature names the game, board,
+// rules and symmetry, not the record: one table answers every position in
+// it). Payload: format version; the record the table was solved from;
+// the solve's figures (positions, moves, moves to an end, layers, bytes);
+// the neutral value's kind; the keys in increasing order, in blocks of
+// kBlock (each block's first key and the byte offset of its gaps; then
+// each later key as a varint of its gap to the one before, less one); the
+// values, 2 bits a position (0 draw: undecided at the fixed point, 1 the
+// side to move wins, 2 it loses, 3 neutral); the plies, a byte a position
+// (255: none, a draw). Every field is checked when the file is read: a
+// damaged file is reported as corrupt, never half used.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solver/value.h"
+
+namespace loom::solver {
+
+class DenseTable {
+ public:
+  static constexpr uint32_t kBlock = 64;
+  static constexpr uint8_t kNoPlies = 0xff;
+  /// Value codes (the side to move's view), as the dense solver's.
+  enum Code : uint8_t { kDraw = 0, kWin = 1, kLoss = 2, kNeutral = 3 };
+
+  /// The solve that made the table, as its report gave them.
+  struct Stats {
+    uint64_t positions = 0, moves = 0, ends = 0, layers = 0, solve_bytes = 0;
+  };
+
+  /// An empty table, to be filled with add() in increasing key order.
+  DenseTable() = default;
+  /// Reads and checks FILE: InputError (exit 2) naming it if it is not a
+  /// sound table of this signature, or holds a key >= key_limit.
+  DenseTable(const std::string& path, std::string_view signature, uint64_t key_limit);
+
+  /// Appends a position (keys strictly increasing).
+  void add(uint32_t key, uint8_t code, uint8_t plies);
+  /// Writes the table atomically to path.
+  void save(const std::string& path, std::string_view signature) const;
+
+  /// The position number of a key, or -1 if it is not in the table.
+  int64_t find(uint32_t key) const;
+  uint8_t code(uint64_t i) const { return (values_[i / 4] >> (2 * (i % 4))) & 3; }
+  uint8_t plies(uint64_t i) const { return plies_[i]; }
+  uint64_t size() const { return n_; }
+  /// Memory held (the file's arrays).
+  uint64_t bytes() const;
+
+  std::string root_record;  ///< the record the table was solved from ("" = the start)
+  Stats stats;
+  Value::Kind neutral = Value::Kind::kUnknown;  ///< what code kNeutral means
+
+ private:
+  uint64_t n_ = 0;
+  uint32_t last_ = 0;
+  std::vector<uint32_t> first_;   ///< each block's first key
+  std::vector<uint64_t> offset_;  ///< each block's first gap in gaps_
+  std::vector<uint8_t> gaps_;     ///< varints: key - previous key - 1
+  std::vector<uint8_t> values_;   ///< 2 bits a position
+  std::vector<uint8_t> plies_;
+};
+
+}  // namespace loom::solver
