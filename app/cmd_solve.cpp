@@ -136,6 +136,23 @@ void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen, bool
     throw InputError("--checkpoint-interval: only with --checkpoint");
 }
 
+/// The options of the board games' solvers, which Long Nardy's do not read.
+constexpr const char* kBoardGameOptions[] = {"--method",
+                                             "--pie",
+                                             "--no-symmetry",
+                                             "--no-pv",
+                                             "--max-positions",
+                                             "--max-nodes",
+                                             "--table-mb",
+                                             "--kept-mb",
+                                             "--value-only",
+                                             "--replay",
+                                             "--replay-mb",
+                                             "--checkpoint",
+                                             "--checkpoint-interval",
+                                             "--save-table",
+                                             "--table"};
+
 /// The progress line goes to a terminal only (the real stderr, a TTY).
 std::ostream* progress_stream(std::ostream& err) {
   return (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
@@ -150,6 +167,38 @@ CLI::Validator method_check() {
         return method_named(v) ? "" : "'" + clip_token(v) + "' is not a method (" + names + ")";
       },
       "{" + names + "}");
+}
+
+/// --save-table and --table (docs/cli.md): refuses what they cannot go
+/// with, sets o for the dense method and the tables' identity (game, board,
+/// rules, symmetry: not the record). Returns the method the run names.
+std::string table_options(const GameArgs& ga, const std::string& method, bool pie, bool ranks,
+                          const JobInfo& job, const AnyGame& g, solver::SolveOptions& o) {
+  if (!ga.given("--save-table") && !ga.given("--table")) return method;
+  const std::string opt = ga.given("--table") ? "--table" : "--save-table";
+  if (ga.given("--save-table") && ga.given("--table"))
+    throw InputError(
+        "--save-table and --table: one or the other (a table is saved by a solve and read "
+        "instead of one)");
+  if (method != "auto" && method != "dense")
+    throw InputError(opt + ": tables come from --method dense, not " + method);
+  if (pie || ranks || ga.given("--checkpoint"))
+    throw InputError(opt + " is not used with " +
+                     (pie     ? "--pie"
+                      : ranks ? "mpirun"
+                              : "--checkpoint") +
+                     " (a table is saved by the one-process dense solve)");
+  if (ga.given("--table") && ga.given("--kept-mb"))
+    throw InputError("--kept-mb is not used with --table (nothing is solved)");
+  o.method = solver::SolveOptions::Method::kDense;
+  JobInfo whole = job;
+  whole.record.clear();
+  o.table_file.signature = "loom dense table; " + whole.signature("dense") +
+                           (o.symmetry ? "" : "; no-symmetry") + content_inputs(g);
+  o.table_file.root_record = job.record;
+  if (ga.given("--save-table"))
+    solver::check_checkpoint_writable(o.table_file.save, "--save-table");
+  return "dense";
 }
 
 }  // namespace
@@ -216,6 +265,14 @@ std::vector<CommandSpec> solve_commands() {
                             "--replay: memory for its memo of proved claims in MB (default: an "
                             "eighth of --table-mb)",
                             uint64_t{1}, uint64_t{1} << 20);
+             cmd->add_option("--save-table", a->o.table_file.save,
+                             "dense: after solving, save every position's value (2 bits) and "
+                             "plies (a byte) to FILE, to answer any of them later with --table")
+                 ->check(non_empty_name("a file name"));
+             cmd->add_option("--table", a->o.table_file.read,
+                             "dense: answer from FILE, a table saved by --save-table, instead of "
+                             "solving: the value, openings and best play of any position in it")
+                 ->check(non_empty_name("a file name"));
              cmd->add_option("--checkpoint", a->o.checkpoint,
                              "save finished work to FILE (atomically) and resume from it");
              add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,
@@ -240,10 +297,7 @@ std::vector<CommandSpec> solve_commands() {
                  // Long Nardy: expectations by the exact solvers in solver/nardy/,
                  // which take none of the board games' search options (their
                  // databases resume by themselves): refused, not ignored.
-                 for (const char* opt :
-                      {"--method", "--pie", "--no-symmetry", "--no-pv", "--max-positions",
-                       "--max-nodes", "--table-mb", "--kept-mb", "--value-only", "--replay",
-                       "--replay-mb", "--checkpoint", "--checkpoint-interval"})
+                 for (const char* opt : kBoardGameOptions)
                    if (ga->given(opt))
                      throw InputError(std::string(opt) +
                                       " is not used by nardy (its exact solver takes --position, "
@@ -282,8 +336,10 @@ std::vector<CommandSpec> solve_commands() {
                // The job's identity (checkpoints resume only the job that wrote them).
                JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
                job.use_edges(ga->start.edges_file, edges_digest(*g));
-               const std::string run = method_run(*g, o, a->method, a->pie);
-               refuse_unused(*ga, run, a->method == "auto", ranks || ga->given("--checkpoint"));
+               // Saved tables: the dense method's (--method dense implied).
+               const std::string method = table_options(*ga, a->method, a->pie, ranks, job, *g, o);
+               const std::string run = method_run(*g, o, method, a->pie);
+               refuse_unused(*ga, run, method == "auto", ranks || ga->given("--checkpoint"));
                o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
                              (a->pie ? "; pie" : "") + content_inputs(*g) +
                              (ga->given("--position") ? "; position=" + ga->position : "");
@@ -300,7 +356,9 @@ std::vector<CommandSpec> solve_commands() {
                // run of one process and for rank 0 (which writes FILE and the
                // part FILE.rank0), FILE.rank<r>.lock beside the target for the
                // other ranks.
-               std::optional<solver::CheckpointLock> lock;
+               std::optional<solver::CheckpointLock> lock, table_lock;
+               if (!o.table_file.save.empty())
+                 table_lock.emplace(o.table_file.save, "--save-table");
                if (!o.checkpoint.empty())
                  lock.emplace(ranks && o.exchange->rank() != 0
                                   ? solver::checkpoint_target(o.checkpoint) + ".rank" +

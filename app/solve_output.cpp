@@ -307,6 +307,7 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
       j["ranks"] = rk;
     }
     if (!r.note.empty()) j["note"] = r.note;
+    if (!r.table.empty()) j["table"] = r.table;
     out << j.dump() << "\n";
   }
 }

@@ -14,7 +14,8 @@
 //            in the same run (the issue-15 targets), and the move
 //            generation alone on a sample of the stored positions (the
 //            ceiling it sets on positions per CPU second), and the tables'
-//            memory traffic alone for the same sample (the other ceiling)
+//            memory traffic alone for the same sample (the other ceiling),
+//            and the bytes a position of the final table (--save-table)
 //     compact: only the compact alpha-beta on Gadur merge-only, side 3
 //            (after 'c3 a1' and from the start) and side 4 (50 M nodes from
 //            the start, 64-bit keys), each beside its perft rate
@@ -38,6 +39,7 @@
 #include "model/gadur/gadur.h"
 #include "solver/compact_dfs.h"
 #include "solver/dense.h"
+#include "solver/dense_table.h"
 #include "solver/dfpn.h"
 #include "solver/dfs.h"
 #include "solver/retrograde.h"
@@ -244,6 +246,20 @@ double dense_run(const char* what, const C& ctx, const std::string& record, int 
               (name + ": memory").c_str(), double(d.bytes()) / d.positions(),
               static_cast<unsigned long long>(d.moves()), d.lookup(root).first.text().c_str(),
               d.sweeps());
+  // The final table as --save-table writes it (2-bit values, a byte of
+  // plies, the keys as gaps), built in memory.
+  {
+    solver::DenseTable t;
+    const auto [unused_t, ts] = bench::timed([&] {
+      d.for_each_solved(
+          [&](uint32_t key, uint8_t code, uint8_t plies) { t.add(key, code, plies); });
+      return 0;
+    });
+    (void)unused_t;
+    std::printf(
+        "%-44s %14.2f bytes per stored position in the saved table (%.1f MB, built in %.2f s)\n",
+        (name + ": final table").c_str(), double(t.bytes()) / d.positions(), t.bytes() / 1e6, ts);
+  }
   // The move generation alone, on a uniform sample of the stored
   // positions: each has its children listed once (a game without retrograde
   // moves: twice, enumeration and settling), each decided one its parents.

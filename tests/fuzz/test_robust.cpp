@@ -583,6 +583,109 @@ TEST_CASE("a retrograde checkpoint whose values contradict each other is corrupt
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a saved dense table: damaged, edited or another job's is exit 2 with one line",
+          "[robust][table]") {
+  const std::string dir = robust_temp("dense_table");
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/g.table";
+  // Merge-only side 2: every position won or lost (no draws).
+  const std::vector<std::string> rules = {"solve", "gadur",  "--size",
+                                          "2",     "--rule", "capture=merge-only"};
+  auto saved = rules;
+  saved.insert(saved.end(), {"--save-table", file, "--json"});
+  auto first = run(saved);
+  REQUIRE(first.code == 0);
+  const auto j = last_json(first.out);
+  REQUIRE(j["value"] == "black");
+  const uint64_t n = j["positions"].get<uint64_t>();
+  const std::string good = read_text(file);
+  auto job = rules;
+  job.insert(job.end(), {"--table", file, "--json"});
+  auto answered = run(job);
+  REQUIRE(answered.code == 0);
+  CHECK(last_json(answered.out)["value"] == "black");
+  const auto refused = [&](const std::string& bytes, const std::string& needle) {
+    write_text(file, bytes);
+    auto r = run(job);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.find(needle) != std::string::npos);
+  };
+  {
+    INFO("damage");
+    std::string flipped = good;
+    flipped[flipped.size() / 2] ^= 0x04;
+    refused(flipped, "is corrupt: checksum mismatch");
+    refused(good.substr(0, good.size() - 3), "is corrupt");
+    refused("", "is corrupt");
+    refused(std::string(5000, 'x'), "is corrupt");
+  }
+  // The tail: the values (their count, 2 bits a position), the plies (their
+  // count, a byte a position), the checksum.
+  const size_t values_at = good.size() - 8 - (8 + n) - (n + 3) / 4;
+  uint64_t w = 0;
+  std::memcpy(&w, good.data() + values_at - 8, 8);
+  REQUIRE(w == (n + 3) / 4);
+  {
+    INFO("every win made a loss and every loss a win, the checksum recomputed");
+    std::string b = good;
+    for (size_t i = values_at; i < values_at + (n + 3) / 4; ++i) {
+      uint8_t v = static_cast<uint8_t>(b[i]), out = 0;
+      for (int f = 0; f < 4; ++f) {
+        const int c = (v >> (2 * f)) & 3;
+        out |= static_cast<uint8_t>((c == 1 ? 2 : c == 2 ? 1 : c) << (2 * f));
+      }
+      b[i] = static_cast<char>(out);
+    }
+    resign(b);
+    refused(b, "is corrupt: its values contradict each other");
+  }
+  {
+    INFO("a won position's plies made 0 (a stored position is never an end)");
+    std::string b = good;
+    b[good.size() - 8 - n] = 0;
+    resign(b);
+    refused(b, "is corrupt: bad plies");
+  }
+  {
+    INFO("a key's gap made huge (the keys overrun the index)");
+    std::string b = good;
+    const uint64_t blocks = (n + 63) / 64;
+    // The first gap byte, from the front: the header (magic, format, kind,
+    // signature), the table format, the record, seven figures, then the
+    // blocks' first keys and offsets.
+    size_t at = 8 + 8;  // magic, checkpoint format
+    uint64_t len = 0;
+    for (int str = 0; str < 2; ++str) {  // kind, signature
+      std::memcpy(&len, b.data() + at, 8);
+      at += 8 + len;
+    }
+    at += 8;  // table format
+    std::memcpy(&len, b.data() + at, 8);
+    at += 8 + len;  // root record
+    at += 8 * 7;    // positions, moves, ends, layers, bytes, neutral, count
+    std::memcpy(&len, b.data() + at, 8);
+    REQUIRE(len == blocks);
+    at += 8 + 4 * blocks;  // first keys
+    at += 8 + 8 * blocks;  // offsets
+    at += 8;               // the gaps' count
+    b[at] = '\x7f';
+    resign(b);
+    refused(b, "is corrupt: ");
+  }
+  {
+    INFO("another job");
+    write_text(file, good);
+    auto r = run({"solve", "gadur", "--size", "2", "--table", file});
+    CHECK(r.code == 2);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.find("table " + file + " does not match this job") != std::string::npos);
+  }
+  write_text(file, good);
+  CHECK(run(job).code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a superko checkpoint with a sound checksum but an impossible margin is corrupt",
           "[robust][checkpoint]") {
   // Such a file gave "value: 1065353216" marked complete (the dfs reader

@@ -1058,3 +1058,95 @@ TEST_CASE("solve on the recommended boards: alpha-beta values a late position as
     CHECK(got[m["move"].get<std::string>()] == want);
   }
 }
+
+TEST_CASE("solve --save-table, then --table: any position of the game answered without solving",
+          "[solver][cli][dense][table]") {
+  const std::string file = temp_path("table");
+  for (const std::string game : {"gadur", "enfargar"}) {
+    INFO(game);
+    std::filesystem::remove(file);
+    auto saved = run({"solve", game, "--size", "2", "--save-table", file, "--json"});
+    REQUIRE(saved.code == 0);
+    const json js = last_json(saved.out);
+    CHECK(js["method"] == "dense");  // --method dense implied
+    REQUIRE(std::filesystem::exists(file));
+    // The start and positions after some records: the table's answers are
+    // the solve's (value, plies, openings, line), and the figures of the
+    // solve that made it.
+    for (const std::string record : {"", "a1", "a1 b2", "b2 a1"}) {
+      INFO("record '" << record << "'");
+      auto direct =
+          run({"solve", game, "--size", "2", "--method", "dense", "--record", record, "--json"});
+      auto read =
+          run({"solve", game, "--size", "2", "--table", file, "--record", record, "--json"});
+      REQUIRE(direct.code == 0);
+      REQUIRE(read.code == 0);
+      const json a = last_json(direct.out), b = last_json(read.out);
+      CHECK(a["value"] == b["value"]);
+      CHECK(a.value("plies", -1) == b.value("plies", -1));
+      CHECK(a["openings"] == b["openings"]);
+      CHECK(a["pv"] == b["pv"]);
+      CHECK(b["table"] == file);
+      CHECK(b["positions"] == js["positions"]);
+      CHECK(b["sweeps"] == js["sweeps"]);
+      CHECK(read.out.find("read from the table") != std::string::npos);
+    }
+  }
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("dense tables: another job's table, a position it lacks, and option clashes are exit 2",
+          "[solver][cli][dense][table]") {
+  const std::string file = temp_path("table_from_a1");
+  // A table solved after a1 holds what a1 leads to, not the start.
+  REQUIRE(run({"solve", "gadur", "--size", "2", "--record", "a1", "--save-table", file}).code == 0);
+  auto lacks = run({"solve", "gadur", "--size", "2", "--table", file});
+  CHECK(lacks.code == 2);
+  CHECK(lacks.err.find("does not hold this position") != std::string::npos);
+  CHECK(lacks.err.find("after \"a1\"") != std::string::npos);
+  CHECK(run({"solve", "gadur", "--size", "2", "--record", "a1 b2", "--table", file}).code == 0);
+  // Another rule set, game, board or symmetry: not this job's table.
+  for (const std::vector<std::string>& other : std::vector<std::vector<std::string>>{
+           {"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--record", "a1"},
+           {"solve", "enfargar", "--size", "2", "--record", "a1"},
+           {"solve", "gadur", "--size", "3", "--record", "a1"},
+           {"solve", "gadur", "--size", "2", "--record", "a1", "--no-symmetry"}}) {
+    auto cmd = other;
+    cmd.insert(cmd.end(), {"--table", file});
+    auto r = run(cmd);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("does not match this job") != std::string::npos);
+  }
+  const std::vector<std::vector<std::string>> clashes = {
+      {"--table", file, "--save-table", file + "2"},
+      {"--table", file, "--method", "retrograde"},
+      {"--save-table", file + "2", "--method", "dfs"},
+      {"--table", file, "--checkpoint", file + "3"},
+      {"--table", file, "--kept-mb", "1"},
+      {"--table", file, "--max-nodes", "5"},
+      {"--table", ""},
+      {"--save-table", ""},
+      {"--table", file + "_missing"},
+  };
+  for (const auto& c : clashes) {
+    std::vector<std::string> cmd = {"solve", "gadur", "--size", "2", "--record", "a1"};
+    cmd.insert(cmd.end(), c.begin(), c.end());
+    INFO(c[0] << " " << c[1] << " " << c.back());
+    auto r = run(cmd);
+    CHECK(r.code == 2);
+    CHECK(!r.err.empty());
+  }
+  CHECK(run({"solve", "fiodar", "--size", "2", "--pie", "--save-table", file + "2"}).code == 2);
+  CHECK(run({"solve", "nardy", "--table", file}).code == 2);
+  // A finished position has no table to save; read from a table it is
+  // answered by the rules.
+  CHECK(run({"solve", "gadur", "--size", "2", "--record", "b2 c2 c3 b1 a1 b3 c3 b2", "--save-table",
+             file + "2"})
+            .code == 2);
+  auto over = run({"solve", "gadur", "--size", "2", "--record", "b2 c2 c3 b1 a1 b3 c3 b2",
+                   "--table", file, "--json"});
+  CHECK(over.code == 0);
+  CHECK(last_json(over.out)["value"] == "black");
+  CHECK(!std::filesystem::exists(file + "2"));
+  std::filesystem::remove(file);
+}
