@@ -337,7 +337,8 @@ std::vector<CommandSpec> solve_commands() {
                JobInfo job = job_info(ga->game, size, ga->rules, setup, ga->record, Color::kBlack);
                job.use_edges(ga->start.edges_file, edges_digest(*g));
                // Saved tables: the dense method's (--method dense implied).
-               const std::string method = table_options(*ga, a->method, a->pie, ranks, job, *g, o);
+               const std::string method =
+                   table_options(*ga, a->method, a->pie, o.exchange != nullptr, job, *g, o);
                const std::string run = method_run(*g, o, method, a->pie);
                refuse_unused(*ga, run, method == "auto", ranks || ga->given("--checkpoint"));
                o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
@@ -358,7 +359,8 @@ std::vector<CommandSpec> solve_commands() {
                // other ranks.
                std::optional<solver::CheckpointLock> lock, table_lock;
                if (!o.table_file.save.empty())
-                 table_lock.emplace(o.table_file.save, "--save-table");
+                 table_lock.emplace(o.table_file.save, "--save-table",
+                                    solver::CheckpointLock::Busy::kRefuse, nullptr, "table");
                if (!o.checkpoint.empty())
                  lock.emplace(ranks && o.exchange->rank() != 0
                                   ? solver::checkpoint_target(o.checkpoint) + ".rank" +
@@ -375,6 +377,7 @@ std::vector<CommandSpec> solve_commands() {
                job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
                                !job.seats() && r.value.kind != solver::Value::Kind::kMargin;
                print_solve(job, r, a->json, out);
+               if (!r.save_error.empty()) throw InputError(r.save_error);
                if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
                  throw CommandFailed("the proof replay does not confirm the value (a bug)");
              });

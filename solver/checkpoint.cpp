@@ -153,7 +153,7 @@ void check_checkpoint_writable(const std::string& path, std::string_view what) {
 }
 
 CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, Busy busy,
-                               std::ostream* note)
+                               std::ostream* note, std::string_view noun)
     : lock_(checkpoint_target(path) + ".lock") {
   auto fail = [&](const std::string& why) {
     return InputError(std::string(what) + " '" + clip_token(path, 200) + "': " + why);
@@ -198,7 +198,8 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
         ::close(fd);
         if (e == EINTR) throw Interrupted("interrupted while waiting for " + who);
         if (e != EWOULDBLOCK) throw fail("cannot lock " + shown + ": " + std::strerror(e));
-        throw fail(who + " is using this checkpoint; wait for it to end or name another file");
+        throw fail(who + " is using this " + std::string(noun) +
+                   "; wait for it to end or name another file");
       }
     }
     if (still_named(fd, lock_)) {
@@ -224,16 +225,16 @@ CheckpointLock::~CheckpointLock() {
 }
 
 CheckpointWriter::CheckpointWriter(std::string path, std::string_view kind,
-                                   std::string_view signature)
-    : path_(checkpoint_target(path)), tmp_(path_ + ".tmp") {
+                                   std::string_view signature, std::string_view noun)
+    : path_(checkpoint_target(path)), tmp_(path_ + ".tmp"), noun_(noun) {
   if (is_link(path_))
-    throw InputError("cannot write checkpoint " + clip_token(path, 200) + ": " + kLinkLoop);
+    throw InputError("cannot write " + noun_ + " " + clip_token(path, 200) + ": " + kLinkLoop);
   // A fresh file ("x": never through whatever might sit at tmp_, such as a
   // FIFO left there, which would block).
   std::remove(tmp_.c_str());
   f_ = std::fopen(tmp_.c_str(), "wbx");
   if (!f_)
-    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
+    throw InputError("cannot write " + noun_ + " " + clip_token(tmp_, 200) + ": " + sys_error());
   bytes(kMagic, sizeof kMagic);
   u64(kVersion);
   str(kind);
@@ -255,24 +256,24 @@ void CheckpointWriter::str(std::string_view s) {
 void CheckpointWriter::bytes(const void* p, size_t n) {
   if (n == 0) return;
   if (std::fwrite(p, 1, n, f_) != n)
-    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
+    throw InputError("cannot write " + noun_ + " " + clip_token(tmp_, 200) + ": " + sys_error());
   sum_.add(p, n);
 }
 
 void CheckpointWriter::commit() {
   uint64_t sum = sum_.value();
   if (std::fwrite(&sum, 1, sizeof sum, f_) != sizeof sum || std::fflush(f_) != 0)
-    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
+    throw InputError("cannot write " + noun_ + " " + clip_token(tmp_, 200) + ": " + sys_error());
   if (::fsync(fileno(f_)) != 0 && errno != EINVAL)
-    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
+    throw InputError("cannot write " + noun_ + " " + clip_token(tmp_, 200) + ": " + sys_error());
   int closed = std::fclose(f_);
   f_ = nullptr;
   if (closed != 0) {
     std::remove(tmp_.c_str());
-    throw InputError("cannot write checkpoint " + clip_token(tmp_, 200) + ": " + sys_error());
+    throw InputError("cannot write " + noun_ + " " + clip_token(tmp_, 200) + ": " + sys_error());
   }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-    throw InputError("cannot replace checkpoint " + clip_token(path_, 200) + ": " + sys_error());
+    throw InputError("cannot replace " + noun_ + " " + clip_token(path_, 200) + ": " + sys_error());
 }
 
 // ---------------------------------------------------------------------------
@@ -346,7 +347,7 @@ CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
   if (std::memcmp(magic, kMagic, sizeof magic) != 0) corrupt("not a loom " + noun_);
   uint64_t version = u64();
   if (version != kVersion)
-    mismatch("it was written by another version of loom (checkpoint format " +
+    mismatch("it was written by another version of loom (" + noun_ + " format " +
              std::to_string(version) + "; this loom reads format " + std::to_string(kVersion) +
              ")");
   std::string k = str();

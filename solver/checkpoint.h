@@ -58,8 +58,9 @@ class CheckpointLock {
   /// `what` names the option or file in messages ("--checkpoint"). With
   /// Busy::kWait one line goes to `note` (if any) before waiting; a signal
   /// while waiting throws Interrupted.
+  /// `noun` names the file in the message of a run refused ("checkpoint").
   CheckpointLock(const std::string& path, std::string_view what, Busy busy = Busy::kRefuse,
-                 std::ostream* note = nullptr);
+                 std::ostream* note = nullptr, std::string_view noun = "checkpoint");
   ~CheckpointLock();
   CheckpointLock(const CheckpointLock&) = delete;
   CheckpointLock& operator=(const CheckpointLock&) = delete;
@@ -72,8 +73,10 @@ class CheckpointLock {
 
 class CheckpointWriter {
  public:
-  /// Writes to checkpoint_target(path): through a symbolic link.
-  CheckpointWriter(std::string path, std::string_view kind, std::string_view signature);
+  /// Writes to checkpoint_target(path): through a symbolic link. `noun`
+  /// names the file in messages ("checkpoint", "table").
+  CheckpointWriter(std::string path, std::string_view kind, std::string_view signature,
+                   std::string_view noun = "checkpoint");
   ~CheckpointWriter();
   CheckpointWriter(const CheckpointWriter&) = delete;
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
@@ -97,7 +100,7 @@ class CheckpointWriter {
   void commit();
 
  private:
-  std::string path_, tmp_;
+  std::string path_, tmp_, noun_;
   std::FILE* f_ = nullptr;
   Checksum sum_;
 };

@@ -51,7 +51,7 @@ void DenseTable::add(uint32_t key, uint8_t code, uint8_t plies) {
 }
 
 void DenseTable::save(const std::string& path, std::string_view signature) const {
-  CheckpointWriter w(path, kKind, signature);
+  CheckpointWriter w(path, kKind, signature, "table");
   w.u64(kFormat);
   w.str(root_record);
   w.u64(stats.positions);

@@ -14,8 +14,12 @@
 // each later key as a varint of its gap to the one before, less one); the
 // values, 2 bits a position (0 draw: undecided at the fixed point, 1 the
 // side to move wins, 2 it loses, 3 neutral); the plies, a byte a position
-// (255: none, a draw). Every field is checked when the file is read: a
-// damaged file is reported as corrupt, never half used.
+// (255: none, a draw). Every field's form is checked when the file is read
+// (sizes, keys in order and in range, plies that fit their values), and
+// the values a report reads are checked against each other and against the
+// rules' results at the ends it meets; a damaged file is reported as
+// corrupt, never half used. An edit that keeps all of that consistent (the
+// checksum recomputed) is not detected (docs/robustness.md).
 #pragma once
 
 #include <cstdint>

@@ -129,7 +129,10 @@ struct SolveReport {
   /// A partitioned run (dense, distributed or checkpointed): each rank's figures.
   std::vector<RankStats> ranks;
   std::string note;
-  std::string table;      ///< --table: the file the values were read from
+  std::string table;  ///< --table: the file the values were read from
+  /// --save-table: why the finished table could not be saved (the report
+  /// is whole; the command prints it, then fails with this).
+  std::string save_error;
   std::string pie_setup;  ///< pie table: the set-up the setter should choose
   /// --replay: the second proof of the value (solver/proof_replay.h).
   struct Replay {
@@ -440,6 +443,14 @@ std::string dense_unsupported(const S& root, const SolveOptions& o) {
 template <DenseGame S>
 SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& ctl) {
   const std::string& file = o.table_file.read;
+  // A position after a pass is answered too (the solve refuses to start
+  // from one): the table holds it as the same board without the pass.
+  if (root.geo().num_sites() > kDenseMaxCells)
+    throw InputError("--table: tables hold boards of at most 19 cells (side 3)");
+  if (dense_detail::passes_of(root) == 0 &&
+      !(root.with_board(root.stones(Color::kBlack), root.stones(Color::kWhite), root.to_move()) ==
+        root))
+    throw InputError("--table: the position is not determined by its stones and side to move");
   DenseMoves<S> mv(root, o.symmetry);
   ctl.status("dense: reading the table", "");
   const DenseTable t(file, o.table_file.signature, mv.codec().key_count());
@@ -457,6 +468,13 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
     int plies;
     if (auto e = mv.end_code(s)) {
       std::tie(code, plies) = *e;
+      if (code == M::kNeutral && s.is_terminal()) {
+        // The rules' own neutral result, which the table's must be.
+        const Value::Kind kind =
+            s.outcome().kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
+        if (t.neutral != kind)
+          throw TableContradiction("its neutral value is not the one the rules give at an end");
+      }
     } else {
       const int64_t i = t.find(mv.key_of(s));
       // A stored position's successors are stored or ends.
@@ -479,7 +497,8 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
     }
   };
   SolveReport rep;
-  if (root.is_terminal()) {
+  const bool over = root.is_terminal();
+  if (over) {
     rep = finished_position(root, o, ctl, "dense");
   } else {
     rep.method = "dense";
@@ -494,7 +513,8 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
   rep.sweeps = static_cast<uint32_t>(t.stats.layers);
   rep.bytes = t.bytes();
   rep.table = file;
-  rep.note = "read from the table " + clip_token(file, 200) + ", solved from " + from();
+  rep.note = over ? "the position is over: the rules' result (the table is not needed)"
+                  : "read from the table " + clip_token(file, 200) + ", solved from " + from();
   rep.seconds = ctl.elapsed();
   return rep;
 }
@@ -502,9 +522,9 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
 template <Game S>
 SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (DenseGame<S>) {
+    if (!o.table_file.read.empty()) return answer_from_table(root, o, ctl);
     std::string why = dense_unsupported(root, o);
     if (!why.empty()) throw InputError("--method dense: " + why);
-    if (!o.table_file.read.empty()) return answer_from_table(root, o, ctl);
     if (root.is_terminal()) {
       if (!o.table_file.save.empty())
         throw InputError("--save-table: the position is already over (no table to save)");
@@ -536,7 +556,11 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
       t.root_record = o.table_file.root_record;
       t.stats = {rep.positions, rep.moves, rep.terminals, rep.sweeps, rep.bytes};
       t.neutral = d.neutral_kind();
-      t.save(o.table_file.save, o.table_file.signature);
+      try {
+        t.save(o.table_file.save, o.table_file.signature);
+      } catch (const InputError& e) {
+        rep.save_error = e.what();  // after the report: the solve is not lost
+      }
     }
     rep.seconds = ctl.elapsed();
     return rep;

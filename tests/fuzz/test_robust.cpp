@@ -28,6 +28,7 @@
 #include "model/gadur/gadur.h"
 #include "solver/checkpoint.h"
 #include "solver/control.h"
+#include "solver/value.h"
 #include "tests/common/cli_run.h"
 
 using namespace loom;
@@ -683,6 +684,46 @@ TEST_CASE("a saved dense table: damaged, edited or another job's is exit 2 with 
   }
   write_text(file, good);
   CHECK(run(job).code == 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a saved dense table whose neutral value is not the rules' is corrupt",
+          "[robust][table]") {
+  // Enfargar's neutral value is a stall; a table edited to call it a draw
+  // (checksum recomputed) said "draw (8 plies)" where the game stalls.
+  const std::string dir = robust_temp("dense_table_neutral");
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/e.table";
+  REQUIRE(run({"solve", "enfargar", "--size", "2", "--save-table", file}).code == 0);
+  const std::vector<std::string> job = {"solve", "enfargar", "--size", "2",     "--record",
+                                        "a1",    "--table",  file,     "--json"};
+  auto good_run = run(job);
+  REQUIRE(good_run.code == 0);
+  REQUIRE(last_json(good_run.out)["value"] == "stall");
+  std::string b = read_text(file);
+  // The header (magic, format, kind, signature), the table format, the
+  // record, five figures, then the neutral value's kind.
+  size_t at = 8 + 8;
+  uint64_t len = 0;
+  for (int str = 0; str < 2; ++str) {
+    std::memcpy(&len, b.data() + at, 8);
+    at += 8 + len;
+  }
+  at += 8;
+  std::memcpy(&len, b.data() + at, 8);
+  at += 8 + len + 5 * 8;
+  uint64_t kind = 0;
+  std::memcpy(&kind, b.data() + at, 8);
+  REQUIRE(kind == static_cast<uint64_t>(solver::Value::Kind::kStall));
+  kind = static_cast<uint64_t>(solver::Value::Kind::kDraw);
+  std::memcpy(b.data() + at, &kind, 8);
+  resign(b);
+  write_text(file, b);
+  auto r = run(job);
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+  CHECK(r.err.find("is corrupt: its neutral value is not the one the rules give") !=
+        std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -329,23 +329,34 @@ uint64_t table_round_trip(const S& root, const std::string& tag) {
     REQUIRE(r.plies(i) == cp.second);
   }
   if (step == 1) CHECK(found == want.size());
-  // Through solve_position: every stored position answered from the file
-  // as the solve answers it (value, plies, openings, line).
+  // Through solve_position: stored positions answered from the file as a
+  // fresh dense solve from each answers it (value, plies, every opening
+  // with its plies, the line): every one on side 2, some 40 on side 3.
   solver::SolveOptions o;
   o.method = solver::SolveOptions::Method::kDense;
   o.table_file = {"", file, "sig", ""};
+  solver::SolveOptions fresh;
+  fresh.method = solver::SolveOptions::Method::kDense;
+  fresh.threads = 2;
   uint64_t i = 0;
-  for (const S& x : d.sample(std::max<uint64_t>(1, d.positions() / 300))) {
+  for (const S& x : d.sample(std::max<uint64_t>(1, d.positions() / 40))) {
     INFO("stored position " << i++);
     // sample() decodes without a hash; a position of the game has one.
     const S s = x.with_board(x.stones(Color::kBlack), x.stones(Color::kWhite), x.to_move());
     const auto from_file = solver::solve_position(s, o);
-    const auto [v, plies] = d.lookup(s);
-    REQUIRE(from_file.value == v);
-    REQUIRE(from_file.plies == plies);
+    const auto solved = solver::solve_position(s, fresh);
+    REQUIRE(from_file.value == solved.value);
+    REQUIRE(from_file.plies == solved.plies);
+    REQUIRE(from_file.openings.size() == solved.openings.size());
+    for (size_t k = 0; k < solved.openings.size(); ++k) {
+      REQUIRE(from_file.openings[k].move == solved.openings[k].move);
+      REQUIRE(from_file.openings[k].value == solved.openings[k].value);
+      REQUIRE(from_file.openings[k].plies == solved.openings[k].plies);
+    }
+    REQUIRE(from_file.pv == solved.pv);
+    REQUIRE(from_file.pv_repeats == solved.pv_repeats);
     REQUIRE(from_file.table == file);
     REQUIRE(from_file.positions == d.positions());
-    for (const auto& op : from_file.openings) REQUIRE(op.value.known());
   }
   std::filesystem::remove(file);
   return d.positions();
@@ -369,6 +380,19 @@ TEST_CASE("dense tables: saved and read back, every key of the index asked",
   CHECK(table_round_trip(gm.play("a3 d3 d2 a1 b2 c4 b3 e5 c3"), "g3") > 500);
   testing::EnfargarBoard<1> e(3, {});
   CHECK(table_round_trip(e.play("a3 d3 c5 a2 b3 d2 b1 e4"), "e3") > 10000);
+}
+
+TEST_CASE("dense tables: a table that cannot be saved leaves the solve's report whole",
+          "[solver][dense][table]") {
+  testing::GadurBoard<1> b(2, {});
+  solver::SolveOptions o;
+  o.method = solver::SolveOptions::Method::kDense;
+  o.table_file.save = "/nonexistent-loom-dir/x.table";
+  o.table_file.signature = "sig";
+  const auto rep = solver::solve_position(b.start(), o);
+  CHECK(rep.complete);
+  CHECK(rep.value.known());
+  CHECK(rep.save_error.find("cannot write table") != std::string::npos);
 }
 
 TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[solver][dense]") {
