@@ -219,7 +219,8 @@ std::vector<CommandSpec> solve_commands() {
                            "table) instead of the first moves (--method dfs or superko)");
              cmd->add_option(
                     "--method", a->method,
-                    "auto (default: retrograde, or dfs for scored games), retrograde "
+                    "auto (default: retrograde, or dfs for scored games; Gadur and Enfargar "
+                    "up to side 3 go on by dense past 200,000 positions), retrograde "
                     "(exhaustive, handles cycles), dense "
                     "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
                     "dfs (alpha-beta, acyclic games), compact (win/loss alpha-beta, "

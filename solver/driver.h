@@ -90,6 +90,10 @@ struct SolveOptions {
   struct TableFile {
     std::string save, read, signature, root_record;
   } table_file;
+  /// --method auto, Gadur and Enfargar up to side 3, without a position
+  /// limit, checkpoint or deadline: the hash retrograde while the job holds
+  /// at most this many positions, then the dense method (0: never).
+  uint64_t auto_dense_above = 200'000;
 };
 
 struct OpeningResult {
@@ -1535,16 +1539,37 @@ SolveReport solve_dfs(const S& root, const SolveOptions& o, RunControl& ctl) {
 /// dense method under mpirun; else alpha-beta for a game that scores
 /// margins, retrograde analysis for the others), any other method as given.
 /// A checkpoint's job signature names this method, so that a file written
-/// by an auto run resumes under the method named, and only under it.
+/// by an auto run resumes under the method named, and only under it. (An
+/// auto run without a checkpoint may go on by the dense method once the
+/// job proves large: auto_goes_dense.)
 template <Game S>
 SolveOptions::Method resolved_method(const S& root, const SolveOptions& o) {
   if (o.method != SolveOptions::Method::kAuto) return o.method;
   if (o.exchange != nullptr) return SolveOptions::Method::kDense;  // solve_partitioned
-  // The dense method is opt-in (--method dense) until it meets its speed
-  // targets on side 3 (docs/solver.md).
   return detail::scores_margins(root) ? SolveOptions::Method::kDfs
                                       : SolveOptions::Method::kRetrograde;
 }
+
+namespace detail {
+/// May an auto run that resolved to the hash retrograde go on by the dense
+/// method once it holds more than o.auto_dense_above positions? Where the
+/// dense index fits (Gadur and Enfargar up to side 3) and the run asks for
+/// nothing only the hash retrograde gives: a position limit, a checkpoint,
+/// a deadline or an outer stop (a run stopped early with a partial report).
+template <Game S>
+bool auto_goes_dense(const S& root, const SolveOptions& o) {
+  if constexpr (DenseGame<S>) {
+    return o.method == SolveOptions::Method::kAuto && o.auto_dense_above > 0 &&
+           o.max_positions == 0 && o.checkpoint.empty() && o.deadline_seconds <= 0 &&
+           !o.outer_stop && o.exchange == nullptr && !root.is_terminal() &&
+           dense_unsupported(root, o).empty();
+  } else {
+    (void)root;
+    (void)o;
+    return false;
+  }
+}
+}  // namespace detail
 
 /// Solves the position: its value, the value after every first move up to
 /// symmetry, a principal variation. Throws InputError for impossible
@@ -1571,6 +1596,21 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
     throw InputError(
         "retrograde analysis solves win/loss/draw games; this game scores margins (use "
         "--method dfs, the default for it)");
+  if (m == SolveOptions::Method::kRetrograde && detail::auto_goes_dense(root, o)) {
+    // A small job by the hash retrograde (no 317 MB index on side 3); a
+    // large one, which that stops at the limit, by the dense method.
+    SolveOptions probe = o;
+    probe.max_positions = o.auto_dense_above;
+    SolveReport rep = detail::solve_retrograde(root, probe, ctl);
+    if (!rep.complete) {
+      rep = detail::solve_dense(root, o, ctl);
+      rep.note = "auto: the dense method, the job being larger than " +
+                 with_commas(o.auto_dense_above) + " positions";
+    }
+    rep.to_move = root.to_move();
+    ctl.clear_status();
+    return rep;
+  }
   SolveReport rep = m == SolveOptions::Method::kDfs     ? detail::solve_dfs(root, o, ctl)
                     : m == SolveOptions::Method::kDense ? detail::solve_dense(root, o, ctl)
                     : m == SolveOptions::Method::kCompact

@@ -79,8 +79,9 @@ TEST_CASE("alpha-beta with --checkpoint: SIGKILL at random moments, rerun, same 
 
 TEST_CASE("retrograde with --checkpoint: SIGKILL at random moments, rerun, same answer",
           "[robust][kill][checkpoint]") {
-  const std::vector<std::string> job = {"solve",          "enfargar", "--size",    "3", "--record",
-                                        "a1 b2 c3 d4 e5", "--json",   "--threads", "1", "--no-pv"};
+  const std::vector<std::string> job = {"solve",    "enfargar",       "--size",   "3",
+                                        "--record", "a1 b2 c3 d4 e5", "--json",   "--threads",
+                                        "1",        "--no-pv",        "--method", "retrograde"};
   auto plain = loom::testing::run(job);
   REQUIRE(plain.code == 0);
   json want = last_json(plain.out);

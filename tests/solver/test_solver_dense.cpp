@@ -411,10 +411,33 @@ TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[s
     CHECK(d.openings[i].value == r.openings[i].value);
     CHECK(d.openings[i].plies == r.openings[i].plies);
   }
-  // auto keeps the hash retrograde (the dense method is opt-in for now);
-  // dense refuses what it does not support.
+  // auto: the hash retrograde for a small job; past o.auto_dense_above
+  // positions the dense method, unless the run asks for a position limit,
+  // a checkpoint or a deadline.
   o.method = solver::SolveOptions::Method::kAuto;
-  CHECK(solver::solve_position(b.start(), o).method == "retrograde");
+  const auto small = solver::solve_position(b.start(), o);
+  CHECK(small.method == "retrograde");
+  CHECK(small.positions == r.positions);
+  o.auto_dense_above = 20;
+  const auto large = solver::solve_position(b.start(), o);
+  CHECK(large.method == "dense");
+  CHECK(large.note.find("auto: the dense method") != std::string::npos);
+  CHECK(large.value == r.value);
+  CHECK(large.positions == d.positions);
+  REQUIRE(large.openings.size() == r.openings.size());
+  for (size_t i = 0; i < r.openings.size(); ++i)
+    CHECK(large.openings[i].value == r.openings[i].value);
+  for (int limit = 0; limit < 3; ++limit) {
+    solver::SolveOptions l = o;
+    if (limit == 0) l.max_positions = 1000;
+    if (limit == 1) l.deadline_seconds = 1000;
+    if (limit == 2) l.outer_stop = true;
+    CHECK(solver::solve_position(b.start(), l).method == "retrograde");
+  }
+  testing::EnfargarBoard<1> e(2, {});
+  CHECK(solver::solve_position(e.start(), o).method == "dense");
+  o.auto_dense_above = 0;
+  CHECK(solver::solve_position(e.start(), o).method == "retrograde");
   o.method = solver::SolveOptions::Method::kDense;
   o.max_positions = 1000;
   CHECK_THROWS_AS(solver::solve_position(b.start(), o), InputError);
