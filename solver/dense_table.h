@@ -59,8 +59,13 @@ class DenseTable {
   uint8_t code(uint64_t i) const { return (values_[i / 4] >> (2 * (i % 4))) & 3; }
   uint8_t plies(uint64_t i) const { return plies_[i]; }
   uint64_t size() const { return n_; }
-  /// Memory held (the file's arrays).
+  /// Memory held (the file's arrays, with what their growth reserved).
   uint64_t bytes() const;
+  /// The arrays' bytes as the file holds them.
+  uint64_t stored_bytes() const {
+    return first_.size() * sizeof(uint32_t) + offset_.size() * sizeof(uint64_t) + gaps_.size() +
+           values_.size() + plies_.size();
+  }
 
   std::string root_record;  ///< the record the table was solved from ("" = the start)
   Stats stats;

@@ -306,6 +306,10 @@ uint64_t table_round_trip(const S& root, const std::string& tag) {
   const uint64_t limit = d.codec().key_count();
   const solver::DenseTable r(file, "sig", limit);
   CHECK(r.size() == d.positions());
+  // The file: its arrays, their five lengths, the header and the checksum.
+  CHECK(r.stored_bytes() == t.stored_bytes());
+  CHECK(std::filesystem::file_size(file) > t.stored_bytes());
+  CHECK(std::filesystem::file_size(file) < t.stored_bytes() + 400);
   CHECK(r.root_record == "x");
   CHECK(r.neutral == d.neutral_kind());
   CHECK(r.stats.layers == d.sweeps());
