@@ -69,6 +69,21 @@ void resign(std::string& b) {
   std::memcpy(b.data() + b.size() - 8, &c, 8);
 }
 
+/// Where a saved dense table's figures start (solver/dense_table.cpp):
+/// after the checkpoint header (magic, format, kind, signature), the table
+/// format and the record it was solved from.
+size_t table_figures_at(const std::string& b) {
+  size_t at = 8 + 8;
+  uint64_t len = 0;
+  for (int str = 0; str < 2; ++str) {
+    std::memcpy(&len, b.data() + at, 8);
+    at += 8 + len;
+  }
+  at += 8;
+  std::memcpy(&len, b.data() + at, 8);
+  return at + 8 + len;
+}
+
 /// Starts the loom binary with `args` (after the program name) on a new
 /// terminal; `master` gets the terminal's other end. Returns its pid (-1
 /// if it could not start).
@@ -655,16 +670,9 @@ TEST_CASE("a saved dense table: damaged, edited or another job's is exit 2 with 
     // The first gap byte, from the front: the header (magic, format, kind,
     // signature), the table format, the record, seven figures, then the
     // blocks' first keys and offsets.
-    size_t at = 8 + 8;  // magic, checkpoint format
+    size_t at = table_figures_at(b);
+    at += 8 * 7;  // positions, moves, ends, layers, bytes, neutral, count
     uint64_t len = 0;
-    for (int str = 0; str < 2; ++str) {  // kind, signature
-      std::memcpy(&len, b.data() + at, 8);
-      at += 8 + len;
-    }
-    at += 8;  // table format
-    std::memcpy(&len, b.data() + at, 8);
-    at += 8 + len;  // root record
-    at += 8 * 7;    // positions, moves, ends, layers, bytes, neutral, count
     std::memcpy(&len, b.data() + at, 8);
     REQUIRE(len == blocks);
     at += 8 + 4 * blocks;  // first keys
@@ -703,15 +711,7 @@ TEST_CASE("a saved dense table whose neutral value is not the rules' is corrupt"
   std::string b = read_text(file);
   // The header (magic, format, kind, signature), the table format, the
   // record, five figures, then the neutral value's kind.
-  size_t at = 8 + 8;
-  uint64_t len = 0;
-  for (int str = 0; str < 2; ++str) {
-    std::memcpy(&len, b.data() + at, 8);
-    at += 8 + len;
-  }
-  at += 8;
-  std::memcpy(&len, b.data() + at, 8);
-  at += 8 + len + 5 * 8;
+  const size_t at = table_figures_at(b) + 5 * 8;
   uint64_t kind = 0;
   std::memcpy(&kind, b.data() + at, 8);
   REQUIRE(kind == static_cast<uint64_t>(solver::Value::Kind::kStall));
