@@ -258,8 +258,7 @@ double dense_run(const char* what, const C& ctx, const std::string& record, int 
     (void)unused_t;
     std::printf(
         "%-44s %14.2f bytes per stored position in the saved table (%.1f MB, built in %.2f s)\n",
-        (name + ": final table").c_str(), double(t.stored_bytes()) / d.positions(),
-        t.stored_bytes() / 1e6, ts);
+        (name + ": final table").c_str(), double(t.bytes()) / d.positions(), t.bytes() / 1e6, ts);
   }
   // The move generation alone, on a uniform sample of the stored
   // positions: each has its children listed once (a game without retrograde

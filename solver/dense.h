@@ -548,11 +548,15 @@ class DenseMoves {
 
   /// Can the dense method solve from this position? (`finished_ok`: the
   /// caller answers a finished position itself.)
-  static std::string unsupported(const S& root, bool finished_ok = false) {
+  /// (`after_pass_ok`: the caller reads a finished table, which holds a
+  /// position after a pass as the same board without it.)
+  static std::string unsupported(const S& root, bool finished_ok = false,
+                                 bool after_pass_ok = false) {
     if (root.geo().num_sites() > kDenseMaxCells)
       return "the dense index takes boards of at most 19 cells (side 3)";
     if (root.is_terminal()) return finished_ok ? "" : "the position is already over";
-    if (dense_detail::passes_of(root) != 0) return "the position follows a pass";
+    if (dense_detail::passes_of(root) != 0)
+      return after_pass_ok ? "" : "the position follows a pass";
     if (!(root.with_board(root.stones(Color::kBlack), root.stones(Color::kWhite), root.to_move()) ==
           root))
       return "the position is not determined by its stones and side to move";
@@ -560,6 +564,23 @@ class DenseMoves {
   }
 
   DenseMoves(const S& root, bool symmetry) : root_(root), codec_(root.geo(), symmetry) {}
+
+  /// A finished table's answer for a position whose side to move is
+  /// `mover`: its value code (kUnknown: undecided at the fixed point, a
+  /// draw) and plies; `neutral` is what kNeutral stands for.
+  static std::pair<Value, int> table_value(uint8_t code, int plies, Color mover,
+                                           Value::Kind neutral) {
+    switch (code) {
+      case kWin:
+        return {Value::win(mover), plies};
+      case kLoss:
+        return {Value::win(other(mover)), plies};
+      case kNeutral:
+        return {Value::of(neutral), plies};
+      default:
+        return {Value::of(Value::Kind::kDraw), -1};
+    }
+  }
 
   const DenseCodec& codec() const { return codec_; }
 
@@ -1053,23 +1074,8 @@ class DenseRetrograde : public DenseMoves<S> {
   /// from the root.
   std::pair<Value, int> lookup(const S& s) const {
     auto [code, d] = code_of(s);
-    Color mover = s.to_move();
-    Value v;
-    switch (code) {
-      case kWin:
-        v = Value::win(mover);
-        break;
-      case kLoss:
-        v = Value::win(other(mover));
-        break;
-      case kNeutral:
-        v = Value::of(neutral_);
-        break;
-      default:
-        if (solved_ && d != -2) v = Value::of(Value::Kind::kDraw);
-        return {v, -1};
-    }
-    return {v, d};
+    if (code == kUnknown && (!solved_ || d == -2)) return {Value{}, -1};  // not stored, or unsolved
+    return this->table_value(code, d, s.to_move(), neutral_);
   }
 
  private:

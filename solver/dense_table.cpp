@@ -10,7 +10,7 @@ namespace loom::solver {
 namespace {
 
 constexpr std::string_view kKind = "dense-table";
-constexpr uint64_t kFormat = 1;
+constexpr uint64_t kFormat = 2;  // 1 (2026-12-06): the position count and bytes too
 
 void put_varint(std::vector<uint8_t>& out, uint32_t v) {
   while (v >= 0x80) {
@@ -54,11 +54,9 @@ void DenseTable::save(const std::string& path, std::string_view signature) const
   CheckpointWriter w(path, kKind, signature, "table");
   w.u64(kFormat);
   w.str(root_record);
-  w.u64(stats.positions);
   w.u64(stats.moves);
   w.u64(stats.ends);
   w.u64(stats.layers);
-  w.u64(stats.solve_bytes);
   w.u64(static_cast<uint64_t>(neutral));
   w.u64(n_);
   w.array(first_);
@@ -76,18 +74,15 @@ DenseTable::DenseTable(const std::string& path, std::string_view signature, uint
     rd.mismatch("it holds table format " + std::to_string(format) + "; this loom reads format " +
                 std::to_string(kFormat));
   root_record = rd.str();
-  stats.positions = rd.u64();
   stats.moves = rd.u64();
   stats.ends = rd.u64();
   stats.layers = rd.u64(254, "layer count");
-  stats.solve_bytes = rd.u64();
   const uint64_t nk = rd.u64(static_cast<uint64_t>(Value::Kind::kStall), "neutral value");
   neutral = static_cast<Value::Kind>(nk);
   if (neutral != Value::Kind::kUnknown && neutral != Value::Kind::kDraw &&
       neutral != Value::Kind::kStall)
     rd.corrupt("bad neutral value");
   n_ = rd.u64(key_limit, "position count");
-  if (stats.positions != n_) rd.corrupt("the position count differs from the solve's");
   const uint64_t blocks = (n_ + kBlock - 1) / kBlock;
   rd.array(first_, blocks);
   rd.array(offset_, blocks);
@@ -148,11 +143,6 @@ int64_t DenseTable::find(uint32_t key) const {
     k += uint64_t{gap} + 1;
   }
   return k == key && i < stop ? static_cast<int64_t>(i) : -1;
-}
-
-uint64_t DenseTable::bytes() const {
-  return first_.capacity() * sizeof(uint32_t) + offset_.capacity() * sizeof(uint64_t) +
-         gaps_.capacity() + values_.capacity() + plies_.capacity();
 }
 
 }  // namespace loom::solver

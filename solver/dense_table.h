@@ -8,7 +8,7 @@
 // checksum, kind "dense-table"; the signature names the game, board,
 // rules and symmetry, not the record: one table answers every position in
 // it). Payload: format version; the record the table was solved from;
-// the solve's figures (positions, moves, moves to an end, layers, bytes);
+// the solve's figures (moves, moves to an end, layers);
 // the neutral value's kind; the keys in increasing order, in blocks of
 // kBlock (each block's first key and the byte offset of its gaps; then
 // each later key as a varint of its gap to the one before, less one); the
@@ -40,7 +40,7 @@ class DenseTable {
 
   /// The solve that made the table, as its report gave them.
   struct Stats {
-    uint64_t positions = 0, moves = 0, ends = 0, layers = 0, solve_bytes = 0;
+    uint64_t moves = 0, ends = 0, layers = 0;
   };
 
   /// An empty table, to be filled with add() in increasing key order.
@@ -59,10 +59,8 @@ class DenseTable {
   uint8_t code(uint64_t i) const { return (values_[i / 4] >> (2 * (i % 4))) & 3; }
   uint8_t plies(uint64_t i) const { return plies_[i]; }
   uint64_t size() const { return n_; }
-  /// Memory held (the file's arrays, with what their growth reserved).
-  uint64_t bytes() const;
-  /// The arrays' bytes as the file holds them.
-  uint64_t stored_bytes() const {
+  /// The arrays' bytes, as the file holds them.
+  uint64_t bytes() const {
     return first_.size() * sizeof(uint32_t) + offset_.size() * sizeof(uint64_t) + gaps_.size() +
            values_.size() + plies_.size();
   }

@@ -142,17 +142,8 @@ class DistributedDense : public DenseMoves<S> {
       if (a == 0) return {Value{}, -1};
       code = static_cast<uint8_t>(a & 3);
       d = static_cast<int>((a >> 8) & 0xff);
-      if (code == kUnknown) return {Value::of(Value::Kind::kDraw), -1};
     }
-    Color mover = s.to_move();
-    switch (code) {
-      case kWin:
-        return {Value::win(mover), d};
-      case kLoss:
-        return {Value::win(other(mover)), d};
-      default:
-        return {Value::of(neutral_), d};
-    }
+    return this->table_value(code, d, s.to_move(), neutral_);
   }
   /// Rank 0: ends the other ranks' serve().
   void stop_service() {

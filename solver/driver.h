@@ -446,27 +446,24 @@ std::string dense_unsupported(const S& root, const SolveOptions& o) {
 /// the position; a table whose values contradict each other is corrupt.
 template <DenseGame S>
 SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& ctl) {
-  const std::string& file = o.table_file.read;
+  using M = DenseMoves<S>;
   // A position after a pass is answered too (the solve refuses to start
   // from one): the table holds it as the same board without the pass.
-  if (root.geo().num_sites() > kDenseMaxCells)
-    throw InputError("--table: tables hold boards of at most 19 cells (side 3)");
-  if (dense_detail::passes_of(root) == 0 &&
-      !(root.with_board(root.stones(Color::kBlack), root.stones(Color::kWhite), root.to_move()) ==
-        root))
-    throw InputError("--table: the position is not determined by its stones and side to move");
-  DenseMoves<S> mv(root, o.symmetry);
+  if (std::string why = M::unsupported(root, /*finished_ok=*/true, /*after_pass_ok=*/true);
+      !why.empty())
+    throw InputError("--table: " + why);
+  const std::string& file = o.table_file.read;
+  M mv(root, o.symmetry);
   ctl.status("dense: reading the table", "");
   const DenseTable t(file, o.table_file.signature, mv.codec().key_count());
   const auto from = [&] {
     return t.root_record.empty() ? std::string("the start")
                                  : "the position after \"" + clip_token(t.root_record, 80) + "\"";
   };
-  if (!root.is_terminal() && !mv.end_code(root) && t.find(mv.key_of(root)) < 0)
+  if (!mv.end_code(root) && t.find(mv.key_of(root)) < 0)
     throw InputError("table " + clip_token(file, 200) +
                      " does not hold this position: it holds the positions reachable from " +
                      from() + "; save a table solved from this position with --save-table");
-  using M = DenseMoves<S>;
   const auto lookup = [&](const S& s) -> std::pair<Value, int> {
     uint8_t code;
     int plies;
@@ -484,39 +481,26 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
       // A stored position's successors are stored or ends.
       if (i < 0) throw TableContradiction("a successor of a stored position is missing");
       code = t.code(static_cast<uint64_t>(i));
-      plies = code == DenseTable::kDraw ? -1 : t.plies(static_cast<uint64_t>(i));
+      plies = t.plies(static_cast<uint64_t>(i));
     }
-    const Color mover = s.to_move();
-    switch (code) {
-      case M::kWin:
-        return {Value::win(mover), plies};
-      case M::kLoss:
-        return {Value::win(other(mover)), plies};
-      case M::kNeutral:
-        if (t.neutral == Value::Kind::kUnknown)
-          throw TableContradiction("a neutral end in a table that records none");
-        return {Value::of(t.neutral), plies};
-      default:
-        return {Value::of(Value::Kind::kDraw), -1};
-    }
+    if (code == M::kNeutral && t.neutral == Value::Kind::kUnknown)
+      throw TableContradiction("a neutral end in a table that records none");
+    return M::table_value(code, plies, s.to_move(), t.neutral);
   };
-  SolveReport rep;
   const bool over = root.is_terminal();
-  if (over) {
-    rep = finished_position(root, o, ctl, "dense");
-  } else {
+  SolveReport rep = over ? finished_position(root, o, ctl, "dense") : SolveReport{};
+  rep.table = file;  // a contradiction is a corrupt file
+  if (!over) {
     rep.method = "dense";
     rep.complete = true;
-    rep.table = file;  // a contradiction is a corrupt file
     report_checked(root, o, lookup, rep);
   }
   rep.symmetries = mv.codec().symmetries();
-  rep.positions = rep.nodes = t.stats.positions;
+  rep.positions = rep.nodes = t.size();
   rep.moves = t.stats.moves;
   rep.terminals = t.stats.ends;
   rep.sweeps = static_cast<uint32_t>(t.stats.layers);
   rep.bytes = t.bytes();
-  rep.table = file;
   rep.note = over ? "the position is over: the rules' result (the table is not needed)"
                   : "read from the table " + clip_token(file, 200) + ", solved from " + from();
   rep.seconds = ctl.elapsed();
@@ -558,7 +542,7 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
       d.for_each_solved(
           [&](uint32_t key, uint8_t code, uint8_t plies) { t.add(key, code, plies); });
       t.root_record = o.table_file.root_record;
-      t.stats = {rep.positions, rep.moves, rep.terminals, rep.sweeps, rep.bytes};
+      t.stats = {rep.moves, rep.terminals, rep.sweeps};
       t.neutral = d.neutral_kind();
       try {
         t.save(o.table_file.save, o.table_file.signature);
@@ -1561,8 +1545,7 @@ bool auto_goes_dense(const S& root, const SolveOptions& o) {
   if constexpr (DenseGame<S>) {
     return o.method == SolveOptions::Method::kAuto && o.auto_dense_above > 0 &&
            o.max_positions == 0 && o.checkpoint.empty() && o.deadline_seconds <= 0 &&
-           !o.outer_stop && o.exchange == nullptr && !root.is_terminal() &&
-           dense_unsupported(root, o).empty();
+           !o.outer_stop && !root.is_terminal() && dense_unsupported(root, o).empty();
   } else {
     (void)root;
     (void)o;
@@ -1596,28 +1579,26 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
     throw InputError(
         "retrograde analysis solves win/loss/draw games; this game scores margins (use "
         "--method dfs, the default for it)");
+  SolveReport rep;
   if (m == SolveOptions::Method::kRetrograde && detail::auto_goes_dense(root, o)) {
     // A small job by the hash retrograde (no 317 MB index on side 3); a
     // large one, which that stops at the limit, by the dense method.
     SolveOptions probe = o;
     probe.max_positions = o.auto_dense_above;
-    SolveReport rep = detail::solve_retrograde(root, probe, ctl);
+    rep = detail::solve_retrograde(root, probe, ctl);
     if (!rep.complete) {
       rep = detail::solve_dense(root, o, ctl);
       rep.note = "auto: the dense method, the job being larger than " +
                  with_commas(o.auto_dense_above) + " positions";
     }
-    rep.to_move = root.to_move();
-    ctl.clear_status();
-    return rep;
+  } else {
+    rep = m == SolveOptions::Method::kDfs       ? detail::solve_dfs(root, o, ctl)
+          : m == SolveOptions::Method::kDense   ? detail::solve_dense(root, o, ctl)
+          : m == SolveOptions::Method::kCompact ? detail::solve_boolean(root, o, ctl, false)
+          : m == SolveOptions::Method::kDfpn    ? detail::solve_boolean(root, o, ctl, true)
+          : m == SolveOptions::Method::kSuperko ? detail::solve_superko(root, o, ctl)
+                                                : detail::solve_retrograde(root, o, ctl);
   }
-  SolveReport rep = m == SolveOptions::Method::kDfs     ? detail::solve_dfs(root, o, ctl)
-                    : m == SolveOptions::Method::kDense ? detail::solve_dense(root, o, ctl)
-                    : m == SolveOptions::Method::kCompact
-                        ? detail::solve_boolean(root, o, ctl, false)
-                    : m == SolveOptions::Method::kDfpn ? detail::solve_boolean(root, o, ctl, true)
-                    : m == SolveOptions::Method::kSuperko ? detail::solve_superko(root, o, ctl)
-                                                          : detail::solve_retrograde(root, o, ctl);
   rep.to_move = root.to_move();
   ctl.clear_status();
   return rep;

@@ -668,10 +668,10 @@ TEST_CASE("a saved dense table: damaged, edited or another job's is exit 2 with 
     std::string b = good;
     const uint64_t blocks = (n + 63) / 64;
     // The first gap byte, from the front: the header (magic, format, kind,
-    // signature), the table format, the record, seven figures, then the
+    // signature), the table format, the record, five figures, then the
     // blocks' first keys and offsets.
     size_t at = table_figures_at(b);
-    at += 8 * 7;  // positions, moves, ends, layers, bytes, neutral, count
+    at += 8 * 5;  // moves, ends, layers, neutral, count
     uint64_t len = 0;
     std::memcpy(&len, b.data() + at, 8);
     REQUIRE(len == blocks);
@@ -710,8 +710,8 @@ TEST_CASE("a saved dense table whose neutral value is not the rules' is corrupt"
   REQUIRE(last_json(good_run.out)["value"] == "stall");
   std::string b = read_text(file);
   // The header (magic, format, kind, signature), the table format, the
-  // record, five figures, then the neutral value's kind.
-  const size_t at = table_figures_at(b) + 5 * 8;
+  // record, three figures, then the neutral value's kind.
+  const size_t at = table_figures_at(b) + 3 * 8;
   uint64_t kind = 0;
   std::memcpy(&kind, b.data() + at, 8);
   REQUIRE(kind == static_cast<uint64_t>(solver::Value::Kind::kStall));
