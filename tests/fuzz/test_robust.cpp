@@ -622,10 +622,7 @@ TEST_CASE("a saved dense table: damaged, edited or another job's is exit 2 with 
   CHECK(last_json(answered.out)["value"] == "black");
   const auto refused = [&](const std::string& bytes, const std::string& needle) {
     write_text(file, bytes);
-    auto r = run(job);
-    CHECK(r.code == 2);
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.find(needle) != std::string::npos);
+    check_bad_inputs({{job, needle}});
   };
   {
     INFO("damage");
@@ -685,10 +682,8 @@ TEST_CASE("a saved dense table: damaged, edited or another job's is exit 2 with 
   {
     INFO("another job");
     write_text(file, good);
-    auto r = run({"solve", "gadur", "--size", "2", "--table", file});
-    CHECK(r.code == 2);
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.find("table " + file + " does not match this job") != std::string::npos);
+    check_bad_inputs({{{"solve", "gadur", "--size", "2", "--table", file},
+                       "table " + file + " does not match this job"}});
   }
   write_text(file, good);
   CHECK(run(job).code == 0);
@@ -719,11 +714,7 @@ TEST_CASE("a saved dense table whose neutral value is not the rules' is corrupt"
   std::memcpy(b.data() + at, &kind, 8);
   resign(b);
   write_text(file, b);
-  auto r = run(job);
-  CHECK(r.code == 2);
-  CHECK(lines(r.err).size() == 1);
-  CHECK(r.err.find("is corrupt: its neutral value is not the one the rules give") !=
-        std::string::npos);
+  check_bad_inputs({{job, "is corrupt: its neutral value is not the one the rules give"}});
   std::filesystem::remove_all(dir);
 }
 

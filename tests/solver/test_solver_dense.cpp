@@ -36,6 +36,19 @@ std::vector<enfargar::Options> enfargar_rule_sets() {
   return {{false, false}, {true, false}, {false, true}, {true, true}};
 }
 
+/// Two reports of one position give the same value and plies, and the
+/// same openings with their values and plies.
+void same_answers(const solver::SolveReport& a, const solver::SolveReport& b) {
+  CHECK(a.value == b.value);
+  CHECK(a.plies == b.plies);
+  REQUIRE(a.openings.size() == b.openings.size());
+  for (size_t i = 0; i < a.openings.size(); ++i) {
+    CHECK(a.openings[i].move == b.openings[i].move);
+    CHECK(a.openings[i].value == b.openings[i].value);
+    CHECK(a.openings[i].plies == b.openings[i].plies);
+  }
+}
+
 /// Every position stored by the hash retrograde has the same value and
 /// distance under the dense method. Returns the number compared.
 template <class S>
@@ -349,14 +362,7 @@ uint64_t table_round_trip(const S& root, const std::string& tag) {
     const S s = x.with_board(x.stones(Color::kBlack), x.stones(Color::kWhite), x.to_move());
     const auto from_file = solver::solve_position(s, o);
     const auto solved = solver::solve_position(s, fresh);
-    REQUIRE(from_file.value == solved.value);
-    REQUIRE(from_file.plies == solved.plies);
-    REQUIRE(from_file.openings.size() == solved.openings.size());
-    for (size_t k = 0; k < solved.openings.size(); ++k) {
-      REQUIRE(from_file.openings[k].move == solved.openings[k].move);
-      REQUIRE(from_file.openings[k].value == solved.openings[k].value);
-      REQUIRE(from_file.openings[k].plies == solved.openings[k].plies);
-    }
+    same_answers(from_file, solved);
     REQUIRE(from_file.pv == solved.pv);
     REQUIRE(from_file.pv_repeats == solved.pv_repeats);
     REQUIRE(from_file.table == file);
@@ -407,14 +413,7 @@ TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[s
   o.method = solver::SolveOptions::Method::kRetrograde;
   auto r = solver::solve_position(b.start(), o);
   CHECK(d.method == "dense");
-  CHECK(d.value == r.value);
-  CHECK(d.plies == r.plies);
-  REQUIRE(d.openings.size() == r.openings.size());
-  for (size_t i = 0; i < d.openings.size(); ++i) {
-    CHECK(d.openings[i].move == r.openings[i].move);
-    CHECK(d.openings[i].value == r.openings[i].value);
-    CHECK(d.openings[i].plies == r.openings[i].plies);
-  }
+  same_answers(d, r);
   // auto: the hash retrograde for a small job; past o.auto_dense_above
   // positions the dense method, unless the run asks for a position limit,
   // a checkpoint or a deadline.
@@ -426,11 +425,8 @@ TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[s
   const auto large = solver::solve_position(b.start(), o);
   CHECK(large.method == "dense");
   CHECK(large.note.find("auto: the dense method") != std::string::npos);
-  CHECK(large.value == r.value);
   CHECK(large.positions == d.positions);
-  REQUIRE(large.openings.size() == r.openings.size());
-  for (size_t i = 0; i < r.openings.size(); ++i)
-    CHECK(large.openings[i].value == r.openings[i].value);
+  same_answers(large, r);
   for (int limit = 0; limit < 3; ++limit) {
     solver::SolveOptions l = o;
     if (limit == 0) l.max_positions = 1000;
