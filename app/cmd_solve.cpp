@@ -182,12 +182,11 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
         "instead of one)");
   if (method != "auto" && method != "dense")
     throw InputError(opt + ": tables come from --method dense, not " + method);
-  if (pie || ranks || ga.given("--checkpoint"))
-    throw InputError(opt + " is not used with " +
-                     (pie     ? "--pie"
-                      : ranks ? "mpirun"
-                              : "--checkpoint") +
-                     " (a table is saved by the one-process dense solve)");
+  if (pie) throw InputError(opt + " is not used with --pie (tables come from --method dense)");
+  if (ga.given("--table") && (ranks || ga.given("--checkpoint")))
+    throw InputError(std::string("--table is not used with ") +
+                     (ranks ? "mpirun" : "--checkpoint") +
+                     " (one process reads a table; nothing is solved)");
   if (ga.given("--table") && ga.given("--kept-mb"))
     throw InputError("--kept-mb is not used with --table (nothing is solved)");
   o.method = solver::SolveOptions::Method::kDense;
@@ -357,9 +356,10 @@ std::vector<CommandSpec> solve_commands() {
                // One process at a time saves into a checkpoint: FILE.lock for a
                // run of one process and for rank 0 (which writes FILE and the
                // part FILE.rank0), FILE.rank<r>.lock beside the target for the
-               // other ranks.
+               // other ranks. A saved table: FILE.lock, taken by rank 0 (which
+               // writes the table).
                std::optional<solver::CheckpointLock> lock, table_lock;
-               if (!o.table_file.save.empty())
+               if (!o.table_file.save.empty() && (!o.exchange || o.exchange->rank() == 0))
                  table_lock.emplace(o.table_file.save, "--save-table",
                                     solver::CheckpointLock::Busy::kRefuse, nullptr, "table");
                if (!o.checkpoint.empty())

@@ -501,6 +501,18 @@ class DenseSet {
           f(static_cast<uint32_t>(line / 8 * kKeysPerLine + (k - 1) * 64 +
                                   static_cast<uint32_t>(std::countr_zero(b))));
   }
+  /// Calls f(key) for every key of the set in [lo, hi), in increasing order.
+  template <class F>
+  void for_each_in(uint64_t lo, uint64_t hi, F&& f) const {
+    hi = std::min<uint64_t>(hi, words_ / 8 * uint64_t{kKeysPerLine});
+    for (uint64_t line = lo / kKeysPerLine; line * kKeysPerLine < hi; ++line)
+      for (uint32_t k = 1; k < 8; ++k)
+        for (uint64_t b = bits_[line * 8 + k]; b; b &= b - 1) {
+          const uint64_t key =
+              line * kKeysPerLine + (k - 1) * 64 + static_cast<uint64_t>(std::countr_zero(b));
+          if (key >= lo && key < hi) f(static_cast<uint32_t>(key));
+        }
+  }
   /// Rank of the key, or -1 if absent.
   int64_t find(uint32_t key) const { return contains(key) ? int64_t{rank(key)} : -1; }
   uint64_t bytes() const { return words_ * 8; }

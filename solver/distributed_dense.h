@@ -67,7 +67,7 @@ class DistributedDense : public DenseMoves<S> {
     std::string signature;   ///< the job's identity (checkpoints)
   };
 
-  static constexpr uint32_t kBlockBits = 9;
+  static constexpr uint32_t kBlockBits = 9, kBlockMask = (1u << kBlockBits) - 1;
   static constexpr uint64_t kStop = ~uint64_t{0};
 
   DistributedDense(const S& root, Config cfg, Exchange& ex)
@@ -157,6 +157,42 @@ class DistributedDense : public DenseMoves<S> {
       ex_.broadcast(q, 0);
       if (q == kStop) return;
       ex_.sum(answer(static_cast<uint32_t>(q)));
+    }
+  }
+
+  /// Every stored position's key, value code and plies (kNoDist for a
+  /// draw), on rank 0 in increasing key order: f(key, code, plies), as
+  /// DenseRetrograde::for_each_solved (a saved table). Collective: each rank
+  /// sends rank 0 its share of Config::round keys of local blocks at a time,
+  /// and rank 0 takes the blocks in turn (block j from rank j mod K).
+  template <class F>
+  void for_each_solved(F&& f) {
+    const uint64_t blocks = local_key_count() >> kBlockBits;
+    const uint64_t per_round = std::max<uint64_t>(1, cfg_.round >> kBlockBits);
+    std::vector<std::vector<uint64_t>> send(k_);
+    std::vector<uint64_t> recv, from;
+    for (uint64_t lb = 0; lb < blocks; lb += per_round) {
+      const uint64_t end = std::min(blocks, lb + per_round);
+      send[0].clear();
+      set_.for_each_in(lb << kBlockBits, end << kBlockBits, [&](uint32_t lk) {
+        const uint32_t r = set_.rank(lk);
+        const uint8_t code = Base::code_in(cell_[r]);
+        const uint64_t key =
+            (((uint64_t{lk} >> kBlockBits) * k_ + me_) << kBlockBits) | (lk & kBlockMask);
+        send[0].push_back(key | uint64_t{code} << 32 |
+                          uint64_t{code == kUnknown ? kNoDist : dist_[r]} << 40);
+      });
+      ex_.all_to_all(send, recv, from);
+      if (me_ != 0) continue;
+      std::vector<uint64_t> at(from.begin(), from.end() - 1);
+      for (uint64_t g = lb * k_; g < end * k_; ++g) {
+        const uint32_t r = static_cast<uint32_t>(g % k_);
+        for (; at[r] < from[r + 1] && ((recv[at[r]] & 0xffffffffu) >> kBlockBits) == g; ++at[r])
+          f(static_cast<uint32_t>(recv[at[r]]), static_cast<uint8_t>((recv[at[r]] >> 32) & 3),
+            static_cast<uint8_t>(recv[at[r]] >> 40));
+      }
+      for (uint32_t r = 0; r < k_; ++r)
+        if (at[r] != from[r + 1]) throw std::logic_error("for_each_solved: a key out of order");
     }
   }
 

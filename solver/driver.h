@@ -507,6 +507,21 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
   return rep;
 }
 
+/// --save-table: writes a dense solve's final table t with the report's
+/// figures; a failure goes to rep.save_error (reported after the solve's
+/// report, which is not lost).
+inline void save_table(DenseTable& t, const SolveOptions& o, SolveReport& rep,
+                       Value::Kind neutral) {
+  t.root_record = o.table_file.root_record;
+  t.stats = {rep.moves, rep.terminals, rep.sweeps};
+  t.neutral = neutral;
+  try {
+    t.save(o.table_file.save, o.table_file.signature);
+  } catch (const InputError& e) {
+    rep.save_error = e.what();
+  }
+}
+
 template <Game S>
 SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
   if constexpr (DenseGame<S>) {
@@ -541,14 +556,7 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
       DenseTable t;
       d.for_each_solved(
           [&](uint32_t key, uint8_t code, uint8_t plies) { t.add(key, code, plies); });
-      t.root_record = o.table_file.root_record;
-      t.stats = {rep.moves, rep.terminals, rep.sweeps};
-      t.neutral = d.neutral_kind();
-      try {
-        t.save(o.table_file.save, o.table_file.signature);
-      } catch (const InputError& e) {
-        rep.save_error = e.what();  // after the report: the solve is not lost
-      }
+      save_table(t, o, rep, d.neutral_kind());
     }
     rep.seconds = ctl.elapsed();
     return rep;
@@ -567,7 +575,11 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
   if constexpr (DenseGame<S>) {
     std::string why = dense_unsupported(root, o);
     if (!why.empty()) throw InputError("--method dense: " + why);
-    if (root.is_terminal()) return finished_position(root, o, ctl, "dense");  // on every rank
+    if (root.is_terminal()) {  // on every rank
+      if (!o.table_file.save.empty())
+        throw InputError("--save-table: the position is already over (no table to save)");
+      return finished_position(root, o, ctl, "dense");
+    }
     LocalExchange local;
     Exchange& ex = o.exchange ? *o.exchange : local;
     using D = DistributedDense<S>;
@@ -588,6 +600,14 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
     rep.sweeps = d.sweeps();
     rep.bytes = d.bytes_per_rank();
     rep.ranks = d.ranks();
+    // The table is gathered on rank 0 before the report (every rank takes
+    // part) and saved after it, so that a failed save loses no report.
+    DenseTable table;
+    if (!o.table_file.save.empty()) {
+      ctl.status("dense: gathering the table", "");
+      d.for_each_solved(
+          [&](uint32_t key, uint8_t code, uint8_t plies) { table.add(key, code, plies); });
+    }
     if (ex.rank() == 0) {
       try {
         report_checked(
@@ -597,6 +617,10 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
         throw;
       }
       d.stop_service();
+      if (!o.table_file.save.empty()) {
+        ctl.status("dense: saving the table", "");
+        save_table(table, o, rep, d.neutral_kind());
+      }
     } else {
       d.serve();
     }

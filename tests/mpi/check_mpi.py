@@ -2,8 +2,9 @@
 """The distributed dense solver (`mpirun -np K loom solve ... --method dense`)
 against the one-process dense solver: the same value, openings, principal
 variation and counts for K = 1, 2, 3; a run stopped at a step boundary and a
-run with a rank killed by SIGKILL both resume to the same result; a restart
-with another K and a command other than solve are refused with exit 2.
+run with a rank killed by SIGKILL both resume to the same result; a table
+saved under K ranks is the one-process table; a restart with another K, a
+command other than solve and --table are refused with exit 2.
 
 Usage: check_mpi.py LOOM [--slow]   (docs/distributed.md)
 The expected values are the one-process solver's own (tests/solver checks
@@ -131,12 +132,39 @@ def resume_after_kill(job, k, after):
             check(j.get("resumed") is True, f"{job}: the rerun resumed from the checkpoint")
 
 
+def saved_table(job, ks):
+    """--save-table under K ranks: rank 0 gathers every rank's positions and
+    writes the one-process table byte for byte; one process answers from it."""
+    ref = reference(job)
+    with tempfile.TemporaryDirectory() as d:
+        one = os.path.join(d, "one")
+        rc, _, err = run([LOOM] + job_args(job) + ["--save-table", one])
+        assert rc == 0, err
+        want = open(one, "rb").read()
+        for k in ks:
+            name = " ".join(job) + f" --save-table on {k} rank(s)"
+            part = os.path.join(d, f"part{k}")
+            rc, out, err = mpirun(k, job_args(job) + ["--save-table", part])
+            check(rc == 0 and same(last_json(out), ref), name + ": the one-process report")
+            check(os.path.exists(part) and open(part, "rb").read() == want,
+                  name + ": the one-process table, byte for byte")
+            rc, out, err = run([LOOM, "solve"] + job + ["--table", part, "--json"])
+            j = last_json(out) if rc == 0 else {}
+            check(rc == 0 and all(j.get(x) == ref.get(x) for x in ["value", "openings", "pv"]),
+                  name + ": read back, the solve's value, openings and line")
+        rc, _, err = mpirun(2, job_args(job) + ["--table", one])
+        check(rc == 2 and len(loom_lines(err)) == 1 and "--table is not used with mpirun" in err,
+              "--table under 2 ranks: one line, exit 2")
+
+
 gadur2 = [["gadur", "--size", "2"] + r for r in
           ([], ["--rule", "capture=merge-only"], ["--rule", "exception=subset"])]
 enf2 = [["enfargar", "--size", "2"]]
 enf3 = ["enfargar", "--size", "3", "--record", "a1 b2 c3 d4 e5 a2 b1"]
 for job in gadur2 + enf2 + [enf3]:
     agree(job, [1, 2, 3])
+saved_table(gadur2[0], [2, 3])
+saved_table(enf3, [2, 3])
 resume_after_stop(enf3, 2, 3)
 resume_after_stop(gadur2[0], 3, 2)
 resume_after_kill(enf3, 2, 1.5)

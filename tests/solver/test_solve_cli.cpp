@@ -13,6 +13,7 @@
 #include "app/ranks.h"
 #include "solver/exchange.h"
 #include "solver/whole16.h"
+#include "tests/common/child_process.h"
 #include "tests/common/cli_run.h"
 
 using namespace loom;
@@ -1168,13 +1169,11 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
         file + "2"},
        "the position is already over"},
   });
-  // Under mpirun, one rank included (the partitioned solver saves no table).
-  for (const std::vector<std::string>& opt :
-       {std::vector<std::string>{"--table", file}, {"--save-table", file + "2"}}) {
+  // Under mpirun, one rank included, a table is not read (one process
+  // reads it); it is saved (the partitioned solve, below).
+  {
     solver::LocalExchange one_rank;
-    std::vector<std::string> cmd = {"solve", "gadur", "--size", "2", "--record", "a1"};
-    cmd.insert(cmd.end(), opt.begin(), opt.end());
-    CHECK(run_rank(cmd, one_rank) == 2);
+    CHECK(run_rank(with(a1, {"--table", file}), one_rank) == 2);
   }
   // A finished position read from a table is answered by the rules.
   auto over = run({"solve", "gadur", "--size", "2", "--record", "b2 c2 c3 b1 a1 b3 c3 b2",
@@ -1183,4 +1182,70 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
   CHECK(last_json(over.out)["value"] == "black");
   CHECK(!std::filesystem::exists(file + "2"));
   std::filesystem::remove(file);
+}
+
+TEST_CASE(
+    "solve --save-table with --checkpoint or mpirun: the partitioned solve saves the same table",
+    "[solver][cli][dense][table]") {
+  // The partitioned solver (one rank here: --checkpoint, or mpirun -np 1)
+  // gathers every position on rank 0 and writes the one-process solve's
+  // file, byte for byte; a run resumed from a stopped checkpoint as well.
+  const std::string one = temp_path("table_one"), part = temp_path("table_part"),
+                    ck = temp_path("table_ck");
+  const auto clean = [&] {
+    for (const auto& f : {one, part, ck, ck + ".rank0.a", ck + ".rank0.b"})
+      std::filesystem::remove(f);
+  };
+  const std::vector<std::vector<std::string>> jobs = {
+      {"gadur", "--size", "2"},
+      {"gadur", "--size", "2", "--rule", "capture=merge-only", "--no-symmetry"},
+      {"enfargar", "--size", "2", "--record", "b2"},
+      {"enfargar", "--size", "3", "--record", "a1 b2 c3 d4 e5 a2 b1"}};
+  const auto with = [](std::vector<std::string> cmd, const std::vector<std::string>& more) {
+    cmd.insert(cmd.begin(), "solve");
+    cmd.insert(cmd.end(), more.begin(), more.end());
+    return cmd;
+  };
+  for (const auto& job : jobs) {
+    INFO(job[0] << " " << job.back());
+    clean();
+    auto direct = run(with(job, {"--save-table", one, "--json"}));
+    REQUIRE(direct.code == 0);
+    const std::string want = testing::slurp_file(one);
+    REQUIRE(want.size() > 100);
+    // --checkpoint: stopped after the first step, then resumed.
+    auto stopped = run(with(job, {"--save-table", part, "--checkpoint", ck, "--stop-after", "1"}));
+    CHECK(stopped.code == 130);
+    CHECK(!std::filesystem::exists(part));  // no table from an unfinished solve
+    auto resumed = run(with(job, {"--save-table", part, "--checkpoint", ck, "--json"}));
+    REQUIRE(resumed.code == 0);
+    const json a = last_json(direct.out), b = last_json(resumed.out);
+    CHECK(b["resumed"] == true);
+    CHECK(a["value"] == b["value"]);
+    CHECK(a["openings"] == b["openings"]);
+    CHECK(testing::slurp_file(part) == want);
+    // The finished checkpoint again: the table without solving.
+    std::filesystem::remove(part);
+    REQUIRE(run(with(job, {"--save-table", part, "--checkpoint", ck})).code == 0);
+    CHECK(testing::slurp_file(part) == want);
+    // mpirun -np 1.
+    std::filesystem::remove(part);
+    {
+      solver::LocalExchange one_rank;
+      CHECK(run_rank(with(job, {"--save-table", part}), one_rank) == 0);
+    }
+    CHECK(testing::slurp_file(part) == want);
+    // And it answers as the solve did.
+    auto read = run(with(job, {"--table", part, "--json"}));
+    REQUIRE(read.code == 0);
+    CHECK(last_json(read.out)["value"] == a["value"]);
+    CHECK(last_json(read.out)["pv"] == a["pv"]);
+  }
+  // A finished position has no table to save, checkpointed or not.
+  clean();
+  testing::check_bad_inputs({{{"solve", "gadur", "--size", "2", "--record",
+                               "b2 c2 c3 b1 a1 b3 c3 b2", "--save-table", part, "--checkpoint", ck},
+                              "the position is already over"}});
+  CHECK(!std::filesystem::exists(part));
+  clean();
 }
