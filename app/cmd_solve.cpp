@@ -151,7 +151,8 @@ constexpr const char* kBoardGameOptions[] = {"--method",
                                              "--checkpoint",
                                              "--checkpoint-interval",
                                              "--save-table",
-                                             "--table"};
+                                             "--table",
+                                             "--check-table"};
 
 /// The progress line goes to a terminal only (the real stderr, a TTY).
 std::ostream* progress_stream(std::ostream& err) {
@@ -174,6 +175,8 @@ CLI::Validator method_check() {
 /// rules, symmetry: not the record). Returns the method the run names.
 std::string table_options(const GameArgs& ga, const std::string& method, bool pie, bool ranks,
                           const JobInfo& job, const AnyGame& g, solver::SolveOptions& o) {
+  if (ga.given("--check-table") && !ga.given("--table"))
+    throw InputError("--check-table: only with --table (it checks a saved table)");
   if (!ga.given("--save-table") && !ga.given("--table")) return method;
   const std::string opt = ga.given("--table") ? "--table" : "--save-table";
   if (ga.given("--save-table") && ga.given("--table"))
@@ -273,6 +276,9 @@ std::vector<CommandSpec> solve_commands() {
                              "dense: answer from FILE, a table saved by --save-table, instead of "
                              "solving: the value, openings and best play of any position in it")
                  ->check(non_empty_name("a file name"));
+             cmd->add_flag("--check-table", a->o.table_file.check,
+                           "with --table: first check every position of the table against its "
+                           "successors by the rules (any edit or damage is found)");
              cmd->add_option("--checkpoint", a->o.checkpoint,
                              "save finished work to FILE (atomically) and resume from it");
              add_seconds_option(cmd, "--checkpoint-interval", a->o.checkpoint_interval,

@@ -145,4 +145,17 @@ int64_t DenseTable::find(uint32_t key) const {
   return k == key && i < stop ? static_cast<int64_t>(i) : -1;
 }
 
+uint32_t DenseTable::block_keys(uint64_t b, uint32_t* out) const {
+  const auto count = static_cast<uint32_t>(std::min<uint64_t>(kBlock, n_ - b * kBlock));
+  const uint8_t* p = gaps_.data() + offset_[b];
+  const uint8_t* const end = gaps_.data() + gaps_.size();
+  out[0] = first_[b];
+  for (uint32_t i = 1; i < count; ++i) {
+    uint32_t gap = 0;
+    get_varint(p, end, gap);  // checked when read
+    out[i] = out[i - 1] + gap + 1;
+  }
+  return count;
+}
+
 }  // namespace loom::solver

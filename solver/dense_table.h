@@ -19,7 +19,8 @@
 // the values a report reads are checked against each other and against the
 // rules' results at the ends it meets; a damaged file is reported as
 // corrupt, never half used. An edit that keeps all of that consistent (the
-// checksum recomputed) is not detected (docs/robustness.md).
+// checksum recomputed) is detected only by the whole check of
+// solver/dense_table_check.h (`--check-table`; docs/robustness.md).
 #pragma once
 
 #include <cstdint>
@@ -59,6 +60,11 @@ class DenseTable {
   uint8_t code(uint64_t i) const { return (values_[i / 4] >> (2 * (i % 4))) & 3; }
   uint8_t plies(uint64_t i) const { return plies_[i]; }
   uint64_t size() const { return n_; }
+  /// Blocks of kBlock positions (the last one may hold fewer).
+  uint64_t blocks() const { return first_.size(); }
+  /// The keys of block b (positions b * kBlock on), in order, into out;
+  /// returns how many.
+  uint32_t block_keys(uint64_t b, uint32_t* out) const;
   /// The arrays' bytes, as the file holds them.
   uint64_t bytes() const {
     return first_.size() * sizeof(uint32_t) + offset_.size() * sizeof(uint64_t) + gaps_.size() +

@@ -28,6 +28,7 @@
 #include "solver/control.h"
 #include "solver/dense.h"
 #include "solver/dense_table.h"
+#include "solver/dense_table_check.h"
 #include "solver/dfpn.h"
 #include "solver/dfs.h"
 #include "solver/distributed_dense.h"
@@ -89,6 +90,10 @@ struct SolveOptions {
   /// table answers every position in it) and the record solved from.
   struct TableFile {
     std::string save, read, signature, root_record;
+    /// --check-table: every position of the table read checked against
+    /// its successors by the rules before answering
+    /// (solver/dense_table_check.h).
+    bool check = false;
   } table_file;
   /// --method auto, Gadur and Enfargar up to side 3, without a position
   /// limit, checkpoint or deadline: the hash retrograde while the job holds
@@ -134,6 +139,13 @@ struct SolveReport {
   std::vector<RankStats> ranks;
   std::string note;
   std::string table;  ///< --table: the file the values were read from
+  /// --check-table: the whole table checked against the rules (done: it
+  /// passed; a table that fails is refused as corrupt).
+  struct TableCheck {
+    bool done = false;
+    uint64_t positions = 0, moves = 0;
+    double seconds = 0;
+  } table_check;
   /// --save-table: why the finished table could not be saved (the report
   /// is whole; the command prints it, then fails with this).
   std::string save_error;
@@ -464,6 +476,14 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
     throw InputError("table " + clip_token(file, 200) +
                      " does not hold this position: it holds the positions reachable from " +
                      from() + "; save a table solved from this position with --save-table");
+  SolveReport::TableCheck checked;
+  if (o.table_file.check) {
+    const double t0 = ctl.elapsed();
+    const TableCheckResult c = check_dense_table(t, mv, o.threads, ctl);
+    if (!c.wrong.empty())
+      throw InputError("table " + clip_token(file, 200) + " is corrupt: " + c.wrong);
+    checked = {true, c.positions, c.moves, ctl.elapsed() - t0};
+  }
   const auto lookup = [&](const S& s) -> std::pair<Value, int> {
     uint8_t code;
     int plies;
@@ -490,6 +510,7 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
   const bool over = root.is_terminal();
   SolveReport rep = over ? finished_position(root, o, ctl, "dense") : SolveReport{};
   rep.table = file;  // a contradiction is a corrupt file
+  rep.table_check = checked;
   if (!over) {
     rep.method = "dense";
     rep.complete = true;

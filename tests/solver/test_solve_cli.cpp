@@ -1100,11 +1100,19 @@ TEST_CASE("solve --save-table, then --table: any position of the game answered w
       CHECK(a["pv"] == b["pv"]);
       CHECK(b["table"] == file);
       CHECK(b["positions"] == js["positions"]);
+      CHECK(!b.contains("table_check"));
       CHECK(b["sweeps"] == js["sweeps"]);
       // "read from the table FILE, ...", or the rules' result of a
       // finished position.
       CHECK(b.contains("note"));
     }
+    // The whole table holds up against the rules (solver/dense_table_check.h).
+    auto checked =
+        run({"solve", game, "--size", "2", "--table", file, "--check-table", "--json"}, options);
+    REQUIRE(checked.code == 0);
+    CHECK(last_json(checked.out)["table_check"]["positions"] == js["positions"]);
+    CHECK(last_json(checked.out)["table_check"]["moves"].get<uint64_t>() >=
+          js["positions"].get<uint64_t>());
   }
   // A position right after a pass (on the start's line of best play): the
   // dense solve does not start from one, the table answers it as the hash
@@ -1156,6 +1164,9 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
       {with(a1, {"--table", file, "--checkpoint", file + "3"}),
        "--table is not used with --checkpoint"},
       {with(a1, {"--table", file, "--kept-mb", "1"}), "--kept-mb is not used with --table"},
+      {with(a1, {"--check-table"}), "--check-table: only with --table"},
+      {with(a1, {"--save-table", file + "2", "--check-table"}), "--check-table: only with --table"},
+      {{"solve", "nardy", "--check-table"}, "--check-table is not used by nardy"},
       {with(a1, {"--table", file, "--max-nodes", "5"}),
        "--max-nodes is not used by --method dense"},
       {with(a1, {"--table", ""}), "--table: needs a file name"},
@@ -1235,9 +1246,11 @@ TEST_CASE(
       CHECK(run_rank(with(job, {"--save-table", part}), one_rank) == 0);
     }
     CHECK(testing::slurp_file(part) == want);
-    // And it answers as the solve did.
-    auto read = run(with(job, {"--table", part, "--json"}));
+    // And it answers as the solve did, every position checked against the
+    // rules (a side-3 subtree with passes among them).
+    auto read = run(with(job, {"--table", part, "--check-table", "--json"}));
     REQUIRE(read.code == 0);
+    CHECK(last_json(read.out)["table_check"]["positions"] == a["positions"]);
     CHECK(last_json(read.out)["value"] == a["value"]);
     CHECK(last_json(read.out)["pv"] == a["pv"]);
   }
