@@ -44,6 +44,37 @@ struct TableCheckResult {
   std::string wrong;       ///< the first position (in key order) found wrong, and why
 };
 
+/// What table_entry finds wrong with a position's entry.
+enum class EntryFault {
+  kNone,
+  kMissing,  ///< not an end and not in the table
+  kNeutral,  ///< an end without a winner that the table's neutral value does not name
+};
+
+/// A position's value code (the side to move's view) and plies as a
+/// finished table holds them: an end's (and a move that must end the game:
+/// DenseMoves::end_code) by the rules, any other from the table. What the
+/// report (`--table`) and the check read alike.
+template <DenseGame S>
+EntryFault table_entry(const DenseTable& t, const DenseMoves<S>& mv, const S& s, uint8_t& code,
+                       int& plies) {
+  using M = DenseMoves<S>;
+  if (auto e = mv.end_code(s)) {
+    std::tie(code, plies) = *e;
+    if (code != M::kNeutral) return EntryFault::kNone;
+    if (!s.is_terminal())  // a pass that ends the game: the table must name a neutral value
+      return t.neutral == Value::Kind::kUnknown ? EntryFault::kNeutral : EntryFault::kNone;
+    const Value::Kind kind =
+        s.outcome().kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
+    return t.neutral == kind ? EntryFault::kNone : EntryFault::kNeutral;
+  }
+  const int64_t i = t.find(mv.key_of(s));
+  if (i < 0) return EntryFault::kMissing;
+  code = t.code(static_cast<uint64_t>(i));
+  plies = t.plies(static_cast<uint64_t>(i));
+  return EntryFault::kNone;
+}
+
 namespace detail {
 
 /// "black a1 b2, white c3, white to move" ("the empty board, black to
@@ -115,28 +146,15 @@ TableCheckResult check_dense_table(const DenseTable& t, const DenseMoves<S>& mv,
     for (const auto& m : ms) {
       S c = s;
       c.apply(m, u);
-      uint8_t code;
-      int plies;
-      if (auto e = mv.end_code(c)) {
-        std::tie(code, plies) = *e;
-        if (code == M::kNeutral && c.is_terminal()) {
-          const Value::Kind kind =
-              c.outcome().kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
-          if (t.neutral != kind) {
-            why = "after " + s.move_name(m) + " the game ends, " +
-                  (kind == Value::Kind::kDraw ? "a draw" : "a stall") +
-                  " by the rules, which the table's neutral value is not";
-            return {0, 0};
-          }
-        }
-      } else {
-        const int64_t i = t.find(mv.key_of(c));
-        if (i < 0) {
-          why = "its successor after " + s.move_name(m) + " is not in the table";
-          return {0, 0};
-        }
-        code = t.code(static_cast<uint64_t>(i));
-        plies = t.plies(static_cast<uint64_t>(i));
+      uint8_t code = 0;
+      int plies = 0;
+      const EntryFault fault = table_entry(t, mv, c, code, plies);
+      if (fault != EntryFault::kNone) {
+        why = "after " + s.move_name(m) +
+              (fault == EntryFault::kMissing
+                   ? ", the position is not in the table"
+                   : " the game ends without a winner, which the table's neutral value is not");
+        return {0, 0};
       }
       if (code == DenseTable::kDraw)
         draw = true;

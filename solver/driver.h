@@ -485,26 +485,16 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
     checked = {true, c.positions, c.moves, ctl.elapsed() - t0};
   }
   const auto lookup = [&](const S& s) -> std::pair<Value, int> {
-    uint8_t code;
-    int plies;
-    if (auto e = mv.end_code(s)) {
-      std::tie(code, plies) = *e;
-      if (code == M::kNeutral && s.is_terminal()) {
-        // The rules' own neutral result, which the table's must be.
-        const Value::Kind kind =
-            s.outcome().kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
-        if (t.neutral != kind)
-          throw TableContradiction("its neutral value is not the one the rules give at an end");
-      }
-    } else {
-      const int64_t i = t.find(mv.key_of(s));
-      // A stored position's successors are stored or ends.
-      if (i < 0) throw TableContradiction("a successor of a stored position is missing");
-      code = t.code(static_cast<uint64_t>(i));
-      plies = t.plies(static_cast<uint64_t>(i));
+    uint8_t code = 0;
+    int plies = 0;
+    switch (table_entry(t, mv, s, code, plies)) {
+      case EntryFault::kMissing:  // a stored position's successors are stored or ends
+        throw TableContradiction("a successor of a stored position is missing");
+      case EntryFault::kNeutral:
+        throw TableContradiction("its neutral value is not the one the rules give at an end");
+      case EntryFault::kNone:
+        break;
     }
-    if (code == M::kNeutral && t.neutral == Value::Kind::kUnknown)
-      throw TableContradiction("a neutral end in a table that records none");
     return M::table_value(code, plies, s.to_move(), t.neutral);
   };
   const bool over = root.is_terminal();
