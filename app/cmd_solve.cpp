@@ -2,6 +2,7 @@
 // pie table, with a progress line on a terminal and resumable checkpoints.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -190,6 +191,14 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
     throw InputError(std::string("--table is not used with ") +
                      (ranks ? "mpirun" : "--checkpoint") +
                      " (one process reads a table; nothing is solved)");
+  if (ga.given("--save-table") && ga.given("--checkpoint")) {
+    std::error_code e1, e2;
+    const auto a = std::filesystem::weakly_canonical(o.table_file.save, e1);
+    const auto b = std::filesystem::weakly_canonical(o.checkpoint, e2);
+    if (!e1 && !e2 && a == b)
+      throw InputError("--save-table and --checkpoint name the same file (" +
+                       clip_token(o.checkpoint, 200) + "): give the table a file of its own");
+  }
   if (ga.given("--table") && ga.given("--kept-mb"))
     throw InputError("--kept-mb is not used with --table (nothing is solved)");
   o.method = solver::SolveOptions::Method::kDense;

@@ -12,8 +12,11 @@
 // it calls decided is decided with those plies (its successors carry fewer
 // and the ends are the rules'), and every truly decided position is called
 // so (by induction on its true plies: its successors are called right, and
-// the rule then leaves it no other value). So no edit of a file, whatever
-// checksum it carries, passes unless it leaves the values the solve's.
+// the rule then leaves it no other value). So no edit of the values, the
+// plies or the neutral value's kind, whatever checksum the file carries,
+// passes unless it leaves them the solve's. The solve's figures the file
+// also carries (moves, moves to an end, layers: how the solve went) are not
+// derived again; the report prints them as the file gives them.
 //
 // It shares with the solver only the key codec (board digits and the 12
 // symmetries) and DenseMoves::end_code (the rules' result at an end, and
@@ -62,10 +65,17 @@ EntryFault table_entry(const DenseTable& t, const DenseMoves<S>& mv, const S& s,
   if (auto e = mv.end_code(s)) {
     std::tie(code, plies) = *e;
     if (code != M::kNeutral) return EntryFault::kNone;
-    if (!s.is_terminal())  // a pass that ends the game: the table must name a neutral value
-      return t.neutral == Value::Kind::kUnknown ? EntryFault::kNeutral : EntryFault::kNone;
+    // The end itself: s, or after s's only move, a pass that ends the game
+    // (Enfargar's stalls are all reached that way from a stored board).
+    S end = s;
+    if (!end.is_terminal()) {
+      std::vector<typename S::Move> ms;
+      end.legal_moves(ms);
+      typename S::Undo u;
+      end.apply(ms.at(0), u);
+    }
     const Value::Kind kind =
-        s.outcome().kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
+        end.outcome().kind == Outcome::Kind::kDraw ? Value::Kind::kDraw : Value::Kind::kStall;
     return t.neutral == kind ? EntryFault::kNone : EntryFault::kNeutral;
   }
   const int64_t i = t.find(mv.key_of(s));
@@ -234,7 +244,7 @@ TableCheckResult check_dense_table(const DenseTable& t, const DenseMoves<S>& mv,
   next.store(blocks);
   watcher.join();
   if (error) std::rethrow_exception(error);
-  if (interrupted && wrong.empty())
+  if (interrupted)  // (a position found wrong may not be the first)
     throw Interrupted("the table check was stopped (nothing is saved: run it again)");
   return {checked.load(), moves.load(), wrong};
 }

@@ -718,8 +718,10 @@ TEST_CASE("a saved dense table whose neutral value is not the rules' is corrupt"
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("every one-position edit of a table that still loads is found by --check-table",
-          "[robust][table]") {
+TEST_CASE(
+    "every edit of one position's value or plies, or of the neutral value, is found by "
+    "--check-table",
+    "[robust][table]") {
   // A table's checksum guards against damage, and its reader checks the
   // form of every field and the values a report reads; an edit of one
   // position's value or plies with the checksum recomputed can pass all
@@ -786,6 +788,25 @@ TEST_CASE("every one-position edit of a table that still loads is found by --che
     // Most edits load, and many of those answer without the check.
     CHECK(loaded > edits / 2);
     CHECK(answered > 0);
+  }
+  {
+    INFO("Enfargar's stall made a draw: its stalls are reached through a pass");
+    REQUIRE(run({"solve", "enfargar", "--size", "2", "--save-table", file}).code == 0);
+    std::string b = read_text(file);
+    const size_t at = table_figures_at(b) + 3 * 8;  // moves, ends, layers, then the kind
+    uint64_t kind = 0;
+    std::memcpy(&kind, b.data() + at, 8);
+    REQUIRE(kind == static_cast<uint64_t>(solver::Value::Kind::kStall));
+    kind = static_cast<uint64_t>(solver::Value::Kind::kDraw);
+    std::memcpy(b.data() + at, &kind, 8);
+    resign(b);
+    write_text(file, b);
+    // From the start (the first version of the check passed it, and the
+    // report answered a1 "draw (8 plies)"), and after b2 a1.
+    for (const char* record : {"", "b2 a1"})
+      check_bad_inputs({{{"solve", "enfargar", "--size", "2", "--record", record, "--table", file,
+                          "--check-table"},
+                         "is corrupt: the position ("}});
   }
   std::filesystem::remove_all(dir);
 }

@@ -148,10 +148,24 @@ def saved_table(job, ks):
             check(rc == 0 and same(last_json(out), ref), name + ": the one-process report")
             check(os.path.exists(part) and open(part, "rb").read() == want,
                   name + ": the one-process table, byte for byte")
-            rc, out, err = run([LOOM, "solve"] + job + ["--table", part, "--json"])
+            rc, out, err = run([LOOM, "solve"] + job + ["--table", part, "--check-table", "--json"])
             j = last_json(out) if rc == 0 else {}
-            check(rc == 0 and all(j.get(x) == ref.get(x) for x in ["value", "openings", "pv"]),
-                  name + ": read back, the solve's value, openings and line")
+            check(rc == 0 and all(j.get(x) == ref.get(x) for x in ["value", "openings", "pv"])
+                  and j.get("table_check", {}).get("positions") == ref["positions"],
+                  name + ": read back and checked, the solve's value, openings and line")
+        # Checkpointed on 2 ranks: stopped after a step, resumed, and the
+        # finished checkpoint run again: the same table each time.
+        ck, part = os.path.join(d, "ck"), os.path.join(d, "part_ck")
+        args = job_args(job) + ["--save-table", part, "--checkpoint", ck]
+        rc, _, _ = mpirun(2, args + ["--stop-after", "1"])
+        check(rc == 130 and not os.path.exists(part),
+              " ".join(job) + " checkpointed on 2 ranks, stopped: no table yet")
+        for again in ["resumed", "finished checkpoint"]:
+            if os.path.exists(part):
+                os.remove(part)
+            rc, out, err = mpirun(2, args)
+            check(rc == 0 and os.path.exists(part) and open(part, "rb").read() == want,
+                  " ".join(job) + f" checkpointed on 2 ranks, {again}: the one-process table")
         rc, _, err = mpirun(2, job_args(job) + ["--table", one])
         check(rc == 2 and len(loom_lines(err)) == 1 and "--table is not used with mpirun" in err,
               "--table under 2 ranks: one line, exit 2")
@@ -163,7 +177,8 @@ enf2 = [["enfargar", "--size", "2"]]
 enf3 = ["enfargar", "--size", "3", "--record", "a1 b2 c3 d4 e5 a2 b1"]
 for job in gadur2 + enf2 + [enf3]:
     agree(job, [1, 2, 3])
-saved_table(gadur2[0], [2, 3])
+saved_table(gadur2[0], [2, 3, 4])
+saved_table(["enfargar", "--size", "2", "--no-symmetry", "--rule", "stall=more-stones"], [2, 4])
 saved_table(enf3, [2, 3])
 resume_after_stop(enf3, 2, 3)
 resume_after_stop(gadur2[0], 3, 2)

@@ -1165,6 +1165,8 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
        "--table is not used with --checkpoint"},
       {with(a1, {"--table", file, "--kept-mb", "1"}), "--kept-mb is not used with --table"},
       {with(a1, {"--check-table"}), "--check-table: only with --table"},
+      {with(a1, {"--save-table", file + "5", "--checkpoint", file + "5"}),
+       "--save-table and --checkpoint name the same file"},
       {with(a1, {"--save-table", file + "2", "--check-table"}), "--check-table: only with --table"},
       {{"solve", "nardy", "--check-table"}, "--check-table is not used by nardy"},
       {with(a1, {"--table", file, "--max-nodes", "5"}),
