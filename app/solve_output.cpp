@@ -225,12 +225,12 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
   out << ", " << mem_text(r.bytes)
       << (r.tables > 1 ? " in " + std::to_string(r.tables) + " tables" : "") << ", " << secs << " s"
       << (r.resumed ? " in this run (resumed from a checkpoint)" : "") << "\n";
-  if (r.table_check.done) {
+  if (r.table_check) {
     char cs[32];
-    std::snprintf(cs, sizeof cs, "%.2f", r.table_check.seconds);
-    out << "table check: all " << solver::with_commas(r.table_check.positions)
+    std::snprintf(cs, sizeof cs, "%.2f", r.table_check->seconds);
+    out << "table check: all " << solver::with_commas(r.table_check->positions)
         << " positions agree with their successors by the rules ("
-        << solver::with_commas(r.table_check.moves) << " moves), " << cs << " s\n";
+        << solver::with_commas(r.table_check->moves) << " moves), " << cs << " s\n";
   }
   if (r.ranks.size() > 1) {
     out << "ranks: " << r.ranks.size() << " (positions, handled, messages, sent, memory):";
@@ -315,10 +315,10 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     }
     if (!r.note.empty()) j["note"] = r.note;
     if (!r.table.empty()) j["table"] = r.table;
-    if (r.table_check.done)
-      j["table_check"] = {{"positions", r.table_check.positions},
-                          {"moves", r.table_check.moves},
-                          {"seconds", r.table_check.seconds}};
+    if (r.table_check)
+      j["table_check"] = {{"positions", r.table_check->positions},
+                          {"moves", r.table_check->moves},
+                          {"seconds", r.table_check->seconds}};
     out << j.dump() << "\n";
   }
 }

@@ -450,6 +450,38 @@ class WideCodec : public Base3Keys<uint64_t> {
                   "the compact method takes boards of at most 39 cells (side 4)") {}
 };
 
+/// Runs f(thread, begin, end) over [0, n) in slices of `grain` on
+/// `threads` threads, each taking the next slice until none is left (on
+/// the calling thread if one slice covers it all, or with one thread).
+/// A slice's exception stops the others at their next slice and is thrown
+/// here (as std::runtime_error with its message).
+template <class F>
+void parallel_slices(int threads, uint64_t n, uint64_t grain, F&& f) {
+  if (threads <= 1 || grain >= n) {  // one slice: no thread started
+    f(0, 0, n);
+    return;
+  }
+  std::atomic<uint64_t> next{0};
+  std::vector<std::thread> ws;
+  std::vector<std::string> errors(threads);
+  for (int i = 0; i < threads; ++i)
+    ws.emplace_back([&, i] {
+      try {
+        for (;;) {
+          const uint64_t lo = next.fetch_add(grain);
+          if (lo >= n) break;
+          f(i, lo, std::min(n, lo + grain));
+        }
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+        next.store(n);  // the others stop at their next slice
+      }
+    });
+  for (auto& w : ws) w.join();
+  for (const auto& e : errors)
+    if (!e.empty()) throw std::runtime_error(e);
+}
+
 /// A set of keys as a bitmap, with a rank directory once complete. Each
 /// 64-byte line holds its own directory entry: word 0 the rank of its
 /// first key, words 1-7 the bits of 448 keys, so that contains() and rank()
@@ -1120,35 +1152,9 @@ class DenseRetrograde : public DenseMoves<S> {
     return std::max<uint64_t>(1024, n / (uint64_t{32} * cfg_.threads));
   }
 
-  /// Runs f(thread, begin, end) over [0, n) in slices of `grain`, each
-  /// thread taking the next one until none is left (on the calling thread
-  /// if one slice covers it all).
   template <class F>
   void slices(uint64_t n, uint64_t grain, F&& f) {
-    const int t = cfg_.threads;
-    if (t == 1 || grain >= n) {  // one slice: no thread started
-      f(0, 0, n);
-      return;
-    }
-    std::atomic<uint64_t> next{0};
-    std::vector<std::thread> ws;
-    std::vector<std::string> errors(t);
-    for (int i = 0; i < t; ++i)
-      ws.emplace_back([&, i] {
-        try {
-          for (;;) {
-            const uint64_t lo = next.fetch_add(grain);
-            if (lo >= n) break;
-            f(i, lo, std::min(n, lo + grain));
-          }
-        } catch (const std::exception& e) {
-          errors[i] = e.what();
-          next.store(n);  // the others stop at their next slice
-        }
-      });
-    for (auto& w : ws) w.join();
-    for (const auto& e : errors)
-      if (!e.empty()) throw std::runtime_error(e);
+    parallel_slices(cfg_.threads, n, grain, f);
   }
 
   /// Successor lists of the positions [lo, hi) of one bucket, kept from

@@ -25,12 +25,9 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "model/common/errors.h"
@@ -41,10 +38,13 @@
 
 namespace loom::solver {
 
+/// What the check found: its figures, and the first position (in key
+/// order) found wrong and why ("" if none).
 struct TableCheckResult {
   uint64_t positions = 0;  ///< positions checked (all of the table's when it passes)
   uint64_t moves = 0;      ///< their legal moves
-  std::string wrong;       ///< the first position (in key order) found wrong, and why
+  double seconds = 0;
+  std::string wrong;
 };
 
 /// What table_entry finds wrong with a position's entry.
@@ -116,40 +116,32 @@ inline std::string describe_code(uint8_t code, int plies) {
       return "the side to move loses" + in;
     case DenseTable::kNeutral:
       return "neutral" + in;
-    default:
-      return plies == DenseTable::kNoPlies ? "a draw"
-                                           : "a draw with plies " + std::to_string(plies);
+    default:  // a draw has no plies (the reader and the check make sure)
+      return "a draw";
   }
 }
 
 }  // namespace detail
 
 /// Checks every position of t (a table of mv's job) on `threads` threads,
-/// showing progress on ctl; stops with Interrupted on a stop request.
+/// in pieces of the table with progress on ctl between them; stops with
+/// Interrupted on a stop request (nothing to save).
 template <DenseGame S>
 TableCheckResult check_dense_table(const DenseTable& t, const DenseMoves<S>& mv, int threads,
                                    RunControl& ctl) {
   using M = DenseMoves<S>;
-  const uint64_t blocks = t.blocks();
-  constexpr uint64_t kGrain = 64;  // blocks a grab: 4,096 positions
-  std::atomic<uint64_t> next{0}, checked{0}, moves{0};
-  std::atomic<bool> stop{false};
-  std::mutex mu;
-  uint64_t wrong_at = ~uint64_t{0};
-  std::string wrong;
-  std::exception_ptr error;
-
-  // The expected (code, plies) of the position with key `key`, or a reason
-  // it cannot be (a missing successor, an end the table calls otherwise).
-  const auto expected = [&](uint32_t key, std::vector<typename S::Move>& ms, uint64_t& nmoves,
+  const double start = ctl.elapsed();
+  threads = std::clamp(threads, 1, 64);
+  // The expected (code, plies) of the position s, or a reason it cannot be
+  // (a missing successor, an end the table calls otherwise).
+  const auto expected = [&](const S& s, std::vector<typename S::Move>& ms, uint64_t& moves,
                             std::string& why) -> std::pair<uint8_t, uint8_t> {
-    const S s = mv.decode(key);
     if (s.is_terminal()) {
       why = "the position is over, which a table does not store";
       return {0, 0};
     }
     s.legal_moves(ms);
-    nmoves += ms.size();
+    moves += ms.size();
     typename M::Fold f;
     bool draw = false;
     typename S::Undo u;
@@ -171,82 +163,56 @@ TableCheckResult check_dense_table(const DenseTable& t, const DenseMoves<S>& mv,
       else
         f.add(code, plies);
     }
-    if (ms.empty()) {
-      why = "the position has no move";
-      return {0, 0};
-    }
     if (!f.win && draw) return {DenseTable::kDraw, DenseTable::kNoPlies};
-    if (1 + (f.win ? f.dmin_win : f.dmax) >= DenseTable::kNoPlies) {
+    if (1 + (f.win ? f.dmin_win : f.dmax) >= DenseTable::kNoPlies) {  // Fold::dist() throws
       why = "its line to the end is longer than a table holds";
       return {0, 0};
     }
     return {f.code(), f.dist()};
   };
 
-  const auto worker = [&] {
-    try {
-      std::vector<typename S::Move> ms;
+  // Pieces of kPiece blocks, each shared out to the threads kGrain blocks
+  // at a time. Each thread keeps the first position it finds wrong (its
+  // slices come in key order); after a piece with any, the first of them
+  // is the table's first.
+  constexpr uint64_t kGrain = 64, kPiece = 8192;  // blocks (64 positions each)
+  const uint64_t blocks = t.blocks();
+  std::vector<std::vector<typename S::Move>> ms(threads);
+  std::vector<uint64_t> moves(threads, 0);
+  std::vector<std::pair<uint64_t, std::string>> wrong(threads);
+  TableCheckResult r;
+  for (uint64_t p0 = 0; p0 < blocks && r.wrong.empty(); p0 += kPiece) {
+    ctl.status("dense: checking the table against the rules",
+               with_commas(r.positions) + " of " + with_commas(t.size()) + " positions");
+    if (ctl.stop_requested())
+      throw Interrupted("the table check was stopped (nothing is saved: run it again)");
+    const uint64_t p1 = std::min(blocks, p0 + kPiece);
+    wrong.assign(threads, {~uint64_t{0}, ""});
+    parallel_slices(threads, p1 - p0, kGrain, [&](int th, uint64_t lo, uint64_t hi) {
       uint32_t keys[DenseTable::kBlock];
-      for (;;) {
-        const uint64_t b0 = next.fetch_add(kGrain);
-        if (b0 >= blocks || stop.load(std::memory_order_relaxed)) return;
-        uint64_t nmoves = 0, npos = 0;
-        for (uint64_t b = b0; b < std::min(blocks, b0 + kGrain); ++b) {
-          const uint32_t n = t.block_keys(b, keys);
-          for (uint32_t j = 0; j < n; ++j) {
-            const uint64_t i = b * DenseTable::kBlock + j;
-            std::string why;
-            const auto [code, plies] = expected(keys[j], ms, nmoves, why);
-            ++npos;
-            if (why.empty() && (code != t.code(i) || plies != t.plies(i)))
-              why = "it holds " + detail::describe_code(t.code(i), t.plies(i)) +
-                    ", its successors by the rules give " + detail::describe_code(code, plies);
-            if (!why.empty()) {
-              std::lock_guard<std::mutex> g(mu);
-              if (i < wrong_at) {
-                wrong_at = i;
-                wrong =
-                    "the position (" + detail::describe_position(mv.decode(keys[j])) + "): " + why;
-              }
-              // Blocks below this one may still be running: they finish.
-              stop.store(true, std::memory_order_relaxed);
-              break;
-            }
+      for (uint64_t b = p0 + lo; b < p0 + hi && wrong[th].second.empty(); ++b) {
+        const uint32_t n = t.block_keys(b, keys);
+        for (uint32_t j = 0; j < n; ++j) {
+          const uint64_t i = b * DenseTable::kBlock + j;
+          const S s = mv.decode(keys[j]);
+          std::string why;
+          const auto [code, plies] = expected(s, ms[th], moves[th], why);
+          if (why.empty() && (code != t.code(i) || plies != t.plies(i)))
+            why = "it holds " + detail::describe_code(t.code(i), t.plies(i)) +
+                  ", its successors by the rules give " + detail::describe_code(code, plies);
+          if (!why.empty()) {
+            wrong[th] = {i, "the position (" + detail::describe_position(s) + "): " + why};
+            break;
           }
         }
-        checked.fetch_add(npos, std::memory_order_relaxed);
-        moves.fetch_add(nmoves, std::memory_order_relaxed);
       }
-    } catch (...) {
-      std::lock_guard<std::mutex> g(mu);
-      if (!error) error = std::current_exception();
-      stop.store(true);
-    }
-  };
-  const int n = std::max(1, std::min<int>(threads, 64));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) pool.emplace_back(worker);
-  bool interrupted = false;
-  std::thread watcher([&] {
-    while (next.load() < blocks && !stop.load()) {
-      ctl.status("dense: checking the table against the rules",
-                 with_commas(checked.load()) + " of " + with_commas(t.size()) + " positions");
-      if (ctl.stop_requested()) {
-        interrupted = true;
-        stop.store(true);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  });
-  worker();
-  for (auto& th : pool) th.join();
-  next.store(blocks);
-  watcher.join();
-  if (error) std::rethrow_exception(error);
-  if (interrupted)  // (a position found wrong may not be the first)
-    throw Interrupted("the table check was stopped (nothing is saved: run it again)");
-  return {checked.load(), moves.load(), wrong};
+    });
+    r.positions = std::min(t.size(), p1 * DenseTable::kBlock);
+    r.wrong = std::min_element(wrong.begin(), wrong.end())->second;  // by index; "" if none
+  }
+  for (uint64_t m : moves) r.moves += m;
+  r.seconds = ctl.elapsed() - start;
+  return r;
 }
 
 }  // namespace loom::solver

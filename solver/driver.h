@@ -139,13 +139,9 @@ struct SolveReport {
   std::vector<RankStats> ranks;
   std::string note;
   std::string table;  ///< --table: the file the values were read from
-  /// --check-table: the whole table checked against the rules (done: it
-  /// passed; a table that fails is refused as corrupt).
-  struct TableCheck {
-    bool done = false;
-    uint64_t positions = 0, moves = 0;
-    double seconds = 0;
-  } table_check;
+  /// --check-table: the whole table checked against the rules, which it
+  /// passed (a table that fails is refused as corrupt).
+  std::optional<TableCheckResult> table_check;
   /// --save-table: why the finished table could not be saved (the report
   /// is whole; the command prints it, then fails with this).
   std::string save_error;
@@ -476,13 +472,11 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
     throw InputError("table " + clip_token(file, 200) +
                      " does not hold this position: it holds the positions reachable from " +
                      from() + "; save a table solved from this position with --save-table");
-  SolveReport::TableCheck checked;
+  std::optional<TableCheckResult> checked;
   if (o.table_file.check) {
-    const double t0 = ctl.elapsed();
-    const TableCheckResult c = check_dense_table(t, mv, o.threads, ctl);
-    if (!c.wrong.empty())
-      throw InputError("table " + clip_token(file, 200) + " is corrupt: " + c.wrong);
-    checked = {true, c.positions, c.moves, ctl.elapsed() - t0};
+    checked = check_dense_table(t, mv, o.threads, ctl);
+    if (!checked->wrong.empty())
+      throw InputError("table " + clip_token(file, 200) + " is corrupt: " + checked->wrong);
   }
   const auto lookup = [&](const S& s) -> std::pair<Value, int> {
     uint8_t code = 0;
@@ -518,6 +512,15 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
   return rep;
 }
 
+/// A finished dense solve's table (DenseRetrograde, or DistributedDense:
+/// collective, the positions on rank 0).
+template <class D>
+DenseTable final_table(D& d) {
+  DenseTable t;
+  d.for_each_solved([&](uint32_t key, uint8_t code, uint8_t plies) { t.add(key, code, plies); });
+  return t;
+}
+
 /// --save-table: writes a dense solve's final table t with the report's
 /// figures; a failure goes to rep.save_error (reported after the solve's
 /// report, which is not lost).
@@ -539,11 +542,7 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
     if (!o.table_file.read.empty()) return answer_from_table(root, o, ctl);
     std::string why = dense_unsupported(root, o);
     if (!why.empty()) throw InputError("--method dense: " + why);
-    if (root.is_terminal()) {
-      if (!o.table_file.save.empty())
-        throw InputError("--save-table: the position is already over (no table to save)");
-      return finished_position(root, o, ctl, "dense");
-    }
+    if (root.is_terminal()) return finished_position(root, o, ctl, "dense");
     using D = DenseRetrograde<S>;
     SolveReport rep;
     rep.method = "dense";
@@ -564,9 +563,7 @@ SolveReport solve_dense(const S& root, const SolveOptions& o, RunControl& ctl) {
         root, o, [&](const S& s) { return d.lookup(s); }, rep);
     if (!o.table_file.save.empty()) {
       ctl.status("dense: saving the table", "");
-      DenseTable t;
-      d.for_each_solved(
-          [&](uint32_t key, uint8_t code, uint8_t plies) { t.add(key, code, plies); });
+      DenseTable t = final_table(d);
       save_table(t, o, rep, d.neutral_kind());
     }
     rep.seconds = ctl.elapsed();
@@ -586,11 +583,7 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
   if constexpr (DenseGame<S>) {
     std::string why = dense_unsupported(root, o);
     if (!why.empty()) throw InputError("--method dense: " + why);
-    if (root.is_terminal()) {  // on every rank
-      if (!o.table_file.save.empty())
-        throw InputError("--save-table: the position is already over (no table to save)");
-      return finished_position(root, o, ctl, "dense");
-    }
+    if (root.is_terminal()) return finished_position(root, o, ctl, "dense");  // on every rank
     LocalExchange local;
     Exchange& ex = o.exchange ? *o.exchange : local;
     using D = DistributedDense<S>;
@@ -616,8 +609,7 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
     DenseTable table;
     if (!o.table_file.save.empty()) {
       ctl.status("dense: gathering the table", "");
-      d.for_each_solved(
-          [&](uint32_t key, uint8_t code, uint8_t plies) { table.add(key, code, plies); });
+      table = final_table(d);
     }
     if (ex.rank() == 0) {
       try {
@@ -1595,6 +1587,8 @@ bool auto_goes_dense(const S& root, const SolveOptions& o) {
 template <Game S>
 SolveReport solve_position(const S& root, const SolveOptions& o) {
   RunControl ctl(detail::control_config(o));
+  if (!o.table_file.save.empty() && root.is_terminal())  // (every rank alike)
+    throw InputError("--save-table: the position is already over (no table to save)");
   SolveOptions::Method m = o.method;
   const bool ranks = o.exchange != nullptr;  // under mpirun, even with one rank
   if (ranks && o.exchange->size() > 1 && m != SolveOptions::Method::kAuto &&
