@@ -96,21 +96,41 @@ std::string board_args(const std::string& game, std::optional<int> size,
 }
 
 /// Rule sets to examine: the base set, then (with --variants) the base set
-/// with one option changed to each of its other values.
+/// with one option changed to each of its other values, then the default
+/// rule set and its named variants (the default with one option changed),
+/// each rule set in force once (CONVENTIONS.md: "the default and every named
+/// variant", whatever --rule chose as the base).
 std::vector<std::vector<std::string>> rule_sets(const GameInfo& g,
                                                 const std::vector<std::string>& base,
                                                 bool variants) {
   std::vector<std::vector<std::string>> out{base};
   if (!variants) return out;
-  RuleSet rs(g.rule_specs());
-  rs.set_all(base);
-  for (const auto& spec : g.rule_specs())
-    for (const auto& v : spec.values) {
-      if (v == rs.get(spec.key)) continue;
-      auto set = base;
-      set.push_back(spec.key + "=" + v);
-      out.push_back(set);
-    }
+  const auto in_force = [&](const std::vector<std::string>& args) {
+    RuleSet rs(g.rule_specs());
+    rs.set_all(args);
+    return rs.in_force();
+  };
+  std::vector<std::vector<std::pair<std::string, std::string>>> seen{in_force(base)};
+  const auto add = [&](const std::vector<std::string>& set) {
+    auto f = in_force(set);
+    if (std::find(seen.begin(), seen.end(), f) != seen.end()) return;
+    seen.push_back(std::move(f));
+    out.push_back(set);
+  };
+  const auto neighbours = [&](const std::vector<std::string>& from) {
+    RuleSet rs(g.rule_specs());
+    rs.set_all(from);
+    for (const auto& spec : g.rule_specs())
+      for (const auto& v : spec.values) {
+        if (v == rs.get(spec.key)) continue;
+        auto set = from;
+        set.push_back(spec.key + "=" + v);
+        add(set);
+      }
+  };
+  neighbours(base);
+  add({});  // the default rule set
+  neighbours({});
   return out;
 }
 
@@ -652,7 +672,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     const double set_ends = set_starts + budget.left() * share;
     json r;
     r["rules"] = rules_json(rs.in_force());
-    r["label"] = i == 0 ? "base" : rs_args.back();
+    r["label"] = i == 0 ? "base" : rs_args.empty() ? "default" : rs_args.back();
     const std::string args = board_args(a.game, size, rs.in_force());
     auto small = make_game(a.game, size, rs_args);
     // The proofs cut by their share of the clock, to run again with what

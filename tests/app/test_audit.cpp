@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "tests/common/cli_run.h"
@@ -166,6 +167,36 @@ TEST_CASE("audit gadur side 2 with its variants equals verify and solve", "[audi
     ++sections;
   CHECK(sections == 3);
   CHECK(html.find("<pre>") != std::string::npos);  // the cycle's diagram
+}
+
+TEST_CASE("audit --variants with --rule examines the default and its named variants too",
+          "[audit]") {
+  // CONVENTIONS.md: "--variants: the default and every named variant". The
+  // base from --rule comes first, then its one-option neighbours, then the
+  // default and the default's named variants, each rule set in force once.
+  auto r = run({"audit", "gadur", "--rule", "capture=merge-only", "--rule", "exception=subset",
+                "--variants", "--out", temp_dir("gadur-base"), "--json", "--games", "5",
+                "--play-size", "3", "--no-queries"});
+  REQUIRE(r.code == 0);
+  const auto rep = last_json(r.out);
+  REQUIRE(rep["rule_sets"].size() == 4);  // every combination of Gadur's two options
+  std::set<std::string> in_force;
+  for (const auto& s : rep["rule_sets"]) in_force.insert(s["rules"].dump());
+  CHECK(in_force.size() == 4);
+  const auto& base = rep["rule_sets"][0];
+  CHECK(base["label"] == "base");
+  CHECK(base["rules"]["capture"] == "merge-only");
+  CHECK(base["termination"]["holds"] == true);
+  const auto& def = rep["rule_sets"][3];
+  CHECK(def["label"] == "default");
+  CHECK(def["rules"]["capture"] == "any");
+  CHECK(def["rules"]["exception"] == "whole");
+  CHECK(def["termination"]["holds"] == false);  // as written a lone stone recaptures at once
+  // Without --rule the default is the base, examined once.
+  auto plain = run({"audit", "gadur", "--variants", "--out", temp_dir("gadur-plain"), "--json",
+                    "--games", "2", "--play-size", "3", "--no-queries"});
+  REQUIRE(plain.code == 0);
+  CHECK(last_json(plain.out)["rule_sets"].size() == 3);
 }
 
 TEST_CASE("audit enfargar and migong side 2 equal verify and solve", "[audit]") {
