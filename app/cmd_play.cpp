@@ -121,6 +121,9 @@ std::vector<CommandSpec> play_commands() {
                       auto g = ga->build();
                       if (auto* n = dynamic_cast<NardyGame*>(g.get()))
                         play_nardy(*n, *seed, *max_turns, *positions, out);
+                      else if (*positions)
+                        throw InputError("--positions is not used by " + ga->game +
+                                         " (it prints Long Nardy's position strings)");
                       else
                         play_generic(*g, *ga, *seed, *max_turns, out);
                     });

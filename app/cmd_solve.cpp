@@ -192,12 +192,23 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
                      (ranks ? "mpirun" : "--checkpoint") +
                      " (one process reads a table; nothing is solved)");
   if (ga.given("--save-table") && ga.given("--checkpoint")) {
-    std::error_code e1, e2;
-    const auto a = std::filesystem::weakly_canonical(o.table_file.save, e1);
-    const auto b = std::filesystem::weakly_canonical(o.checkpoint, e2);
-    if (!e1 && !e2 && a == b)
-      throw InputError("--save-table and --checkpoint name the same file (" +
-                       clip_token(o.checkpoint, 200) + "): give the table a file of its own");
+    const auto same = [](const std::string& x, const std::string& y) {
+      std::error_code e1, e2;
+      const auto a = std::filesystem::weakly_canonical(x, e1);
+      const auto b = std::filesystem::weakly_canonical(y, e2);
+      return !e1 && !e2 && a == b;
+    };
+    const std::string& table = o.table_file.save;
+    const std::string& ck = o.checkpoint;
+    if (same(table, ck))
+      throw InputError("--save-table and --checkpoint name the same file (" + clip_token(ck, 200) +
+                       "): give the table a file of its own");
+    // Each file's lock is FILE.lock: a table saved over the checkpoint's
+    // lock (or the reverse) would replace a lock the run holds.
+    if (same(table, ck + ".lock") || same(ck, table + ".lock"))
+      throw InputError("--save-table and --checkpoint: one names the other's lock file (" +
+                       clip_token(same(table, ck + ".lock") ? table : ck, 200) +
+                       "): give each a file of its own");
   }
   if (ga.given("--table") && ga.given("--kept-mb"))
     throw InputError("--kept-mb is not used with --table (nothing is solved)");

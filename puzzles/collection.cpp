@@ -33,6 +33,12 @@ bool good_id(const std::string& id) {
 
 }  // namespace
 
+std::string json_in_message(const nlohmann::json& v) {
+  if (v.is_array()) return "(an array)";
+  if (v.is_object()) return "(an object)";
+  return clip_token(v.dump());
+}
+
 void validate_shape(const nlohmann::json& p) {
   if (!p.is_object()) throw InputError("a puzzle is not a JSON object");
   const std::string who = "puzzle " + name_of(p);
@@ -71,14 +77,14 @@ void validate_shape(const nlohmann::json& p) {
     parse_position(p["position"].get<std::string>());
     if (p.contains("min_gap") && !(p["min_gap"].is_number() && p["min_gap"].get<double>() > 0 &&
                                    p["min_gap"].get<double>() < 1))
-      throw InputError(who + ": 'min_gap' " + clip_token(p["min_gap"].dump()) +
+      throw InputError(who + ": 'min_gap' " + json_in_message(p["min_gap"]) +
                        " is not a number between 0 and 1");
     if (p.contains("gap") && !p["gap"].is_number())
-      throw InputError(who + ": 'gap' " + clip_token(p["gap"].dump()) + " is not a number");
+      throw InputError(who + ": 'gap' " + json_in_message(p["gap"]) + " is not a number");
   } else {
     // Read as 64 bits: a larger number must not wrap to a board size.
     if (const int64_t size = p["size"].get<int64_t>(); size < 0 || size > 1000)
-      throw InputError(who + ": size " + clip_token(p["size"].dump()) + " is out of range");
+      throw InputError(who + ": size " + json_in_message(p["size"]) + " is out of range");
     need("record", str, "a string");
     if (p.contains("setup") && !p["setup"].is_string())
       throw InputError(who + ": 'setup' is not a string");

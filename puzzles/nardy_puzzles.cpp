@@ -284,8 +284,7 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   for (const auto& [tok, v] : exact) {
     const auto& e = listed.at(tok);
     if (!e["value"].is_number())
-      return fail("turn '" + tok + "': value " + clip_token(e["value"].dump()) +
-                  " is not a number");
+      return fail("turn '" + tok + "': value " + json_in_message(e["value"]) + " is not a number");
     double lv = e["value"].get<double>();
     if (std::abs(lv - v) > co.tolerance) {
       return fail("turn '" + tok + "': listed " + decimal6(lv) + ", proved " + decimal6(v));

@@ -141,6 +141,11 @@ CheckResult check_puzzle(const S& start, const nlohmann::json& puzzle, const Che
 template <class S>
 std::string spec_confirm(const S& s, const std::vector<typename S::Move>& listed);
 
+/// A JSON value as a message quotes it: a scalar as its JSON text, clipped;
+/// an array or object by its kind only (dumping a deeply nested one recurses
+/// once a level, and a crafted file nests 100,000 deep).
+std::string json_in_message(const nlohmann::json& v);
+
 /// Throws InputError unless `p` has every key of CONVENTIONS.md "Puzzles"
 /// with the right JSON type (the game-independent part of the check).
 void validate_shape(const nlohmann::json& p);

@@ -66,6 +66,8 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
       {{"moves", "gadur", "--rule", "ko=on"}, "unknown rule"},
       {{"moves", "gadur", "--dice", "65"}, "dice"},
       {{"perft", "gadur"}, "depth"},
+      // A Long Nardy option given to a board game (it was silently ignored).
+      {{"play", "gadur", "--size", "2", "--positions"}, "--positions is not used by gadur"},
       {{"perft", "gadur", "--depth", "-2"}, "depth"},
       // One stack frame a ply: a huge depth once overflowed the stack (exit 139).
       {{"perft", "gadur", "--size", "2", "--depth", "100000"}, "integer 0..1000"},

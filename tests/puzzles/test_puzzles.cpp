@@ -1110,6 +1110,22 @@ TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles]
       p["gap"] = "big";
       CHECK_THROWS_AS(puzzles::check_nardy_puzzle(p, co), InputError);
     }
+    {  // Nested 100,000 deep: the message once quoted the value by dumping
+       // it, one stack frame a level (exit 139; a reviewer's find). Now
+       // named by its kind.
+      const int deep = 100'000;
+      json p = orig;
+      p["gap"] = json::parse(std::string(deep, '[') + std::string(deep, ']'));
+      CHECK_THROWS_WITH(puzzles::check_nardy_puzzle(p, co),
+                        Catch::Contains("'gap' (an array) is not a number"));
+      p = orig;
+      std::string obj;
+      for (int i = 0; i < deep; ++i) obj += "{\"a\":";
+      obj += "0" + std::string(deep, '}');
+      p["min_gap"] = json::parse(obj);
+      CHECK_THROWS_WITH(puzzles::check_nardy_puzzle(p, co),
+                        Catch::Contains("'min_gap' (an object) is not a number between 0 and 1"));
+    }
   }
   CHECK(reordered > 0);
 }

@@ -1167,6 +1167,12 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
       {with(a1, {"--check-table"}), "--check-table: only with --table"},
       {with(a1, {"--save-table", file + "5", "--checkpoint", file + "5"}),
        "--save-table and --checkpoint name the same file"},
+      // The table at the checkpoint's lock file once replaced the lock the
+      // run held (exit 0; every later run refused): a reviewer's find.
+      {with(a1, {"--save-table", file + "6.lock", "--checkpoint", file + "6"}),
+       "--save-table and --checkpoint: one names the other's lock file"},
+      {with(a1, {"--save-table", file + "7", "--checkpoint", file + "7.lock"}),
+       "--save-table and --checkpoint: one names the other's lock file"},
       {with(a1, {"--save-table", file + "2", "--check-table"}), "--check-table: only with --table"},
       {{"solve", "nardy", "--check-table"}, "--check-table is not used by nardy"},
       {with(a1, {"--table", file, "--max-nodes", "5"}),
