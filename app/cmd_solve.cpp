@@ -203,11 +203,16 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
     if (same(table, ck))
       throw InputError("--save-table and --checkpoint name the same file (" + clip_token(ck, 200) +
                        "): give the table a file of its own");
-    // Each file's lock is FILE.lock: a table saved over the checkpoint's
-    // lock (or the reverse) would replace a lock the run holds.
-    if (same(table, ck + ".lock") || same(ck, table + ".lock"))
+    // Each file's lock is its target's FILE.lock (solver::CheckpointLock):
+    // a table saved over the checkpoint's lock (or the reverse) would
+    // replace a lock the run holds.
+    const auto lock_of = [](const std::string& f) {
+      return solver::checkpoint_target(f) + ".lock";
+    };
+    const bool table_at_lock = same(table, lock_of(ck));
+    if (table_at_lock || same(ck, lock_of(table)))
       throw InputError("--save-table and --checkpoint: one names the other's lock file (" +
-                       clip_token(same(table, ck + ".lock") ? table : ck, 200) +
+                       clip_token(table_at_lock ? table : ck, 200) +
                        "): give each a file of its own");
   }
   if (ga.given("--table") && ga.given("--kept-mb"))

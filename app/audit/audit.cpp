@@ -110,11 +110,10 @@ std::vector<std::vector<std::string>> rule_sets(const GameInfo& g,
     rs.set_all(args);
     return rs.in_force();
   };
-  std::vector<std::vector<std::pair<std::string, std::string>>> seen{in_force(base)};
   const auto add = [&](const std::vector<std::string>& set) {
-    auto f = in_force(set);
-    if (std::find(seen.begin(), seen.end(), f) != seen.end()) return;
-    seen.push_back(std::move(f));
+    const auto f = in_force(set);
+    for (const auto& o : out)
+      if (in_force(o) == f) return;
     out.push_back(set);
   };
   const auto neighbours = [&](const std::vector<std::string>& from) {

@@ -1139,6 +1139,9 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
   REQUIRE(run({"solve", "gadur", "--size", "2", "--record", "a1", "--save-table", file}).code == 0);
   CHECK(run({"solve", "gadur", "--size", "2", "--record", "a1 b2", "--table", file}).code == 0);
   const std::vector<std::string> a1 = {"solve", "gadur", "--size", "2", "--record", "a1"};
+  // A checkpoint named by a link is written, and locked, at its target.
+  std::filesystem::remove(file + "8");
+  std::filesystem::create_symlink(file + "8.target", file + "8");
   const auto with = [](std::vector<std::string> cmd, const std::vector<std::string>& more) {
     cmd.insert(cmd.end(), more.begin(), more.end());
     return cmd;
@@ -1173,6 +1176,8 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
        "--save-table and --checkpoint: one names the other's lock file"},
       {with(a1, {"--save-table", file + "7", "--checkpoint", file + "7.lock"}),
        "--save-table and --checkpoint: one names the other's lock file"},
+      {with(a1, {"--save-table", file + "8.target.lock", "--checkpoint", file + "8"}),
+       "--save-table and --checkpoint: one names the other's lock file"},
       {with(a1, {"--save-table", file + "2", "--check-table"}), "--check-table: only with --table"},
       {{"solve", "nardy", "--check-table"}, "--check-table is not used by nardy"},
       {with(a1, {"--table", file, "--max-nodes", "5"}),
@@ -1201,6 +1206,7 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
   CHECK(last_json(over.out)["value"] == "black");
   CHECK(!std::filesystem::exists(file + "2"));
   std::filesystem::remove(file);
+  std::filesystem::remove(file + "8");
 }
 
 TEST_CASE(
