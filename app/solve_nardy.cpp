@@ -71,6 +71,14 @@ void print_value(const Position& p, const Options& opt, double p_win, double poi
       out << "fewest expected turns: " << extra["race_turn"].get<std::string>() << " (p_win "
           << fixed(extra["race_p_win"].get<double>()) << ")\n";
   }
+  if (extra.contains("error_bound") && extra["error_bound"]["p_win"].get<double>() > 1e-9) {
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "fixed-point table (N=%d): |p_win - exact| <= %.1e, |points - exact| <= %.1e\n",
+                  extra["db_n"].get<int>(), extra["error_bound"]["p_win"].get<double>(),
+                  extra["error_bound"]["points"].get<double>());
+    out << line;
+  }
   if (!a.json) return;
   json j{{"game", "nardy"}, {"rules", rules_json(opt)}, {"position", p.to_string()},
          {"p_win", p_win},  {"points", points},         {"expected_turns", expected},
@@ -168,8 +176,9 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
   }
   std::vector<TurnValue> turns;
   // With one or two checkers a side the whole-game table (doubles, solved in
-  // under a second) is exact where the bear-off database rounds to 1/65535:
-  // it answered all-home positions 0.8124971 for 0.8125.
+  // under a second) values every position, all-home ones included. The
+  // bear-off tables hold doubles up to 8 checkers a side (before, every
+  // table rounded to 1/65535: 0.8124971 for 0.8125) and fixed point above.
   const auto homes = opt.checkers <= 2 ? std::nullopt : exact::bearoff_homes(p);
   if (homes) {
     const int n =
@@ -181,7 +190,10 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
     // Mars needs a side with all K on the board; the table reads mars at
     // checkers=N, so its points hold when K = N, and 2 p - 1 when K > N.
     double pts = opt.checkers == n ? db.points(me, them) : 2 * pw - 1;
-    json extra{{"db_n", n}};
+    // The proven bounds on |value - exact| (docs/nardy-exact.md): double
+    // rounding for N <= 8, the fixed point's for the larger tables.
+    const double pts_bound = opt.checkers == n ? db.points_bound() : 2 * db.p_bound();
+    json extra{{"db_n", n}, {"error_bound", {{"p_win", db.p_bound()}, {"points", pts_bound}}}};
     if (a.dice) {
       for (auto& r : exact::rank_roll(p, *a.dice, db, opt))
         turns.push_back({r.position, r.turn, r.p_win});

@@ -1,6 +1,8 @@
 // Long Nardy exact values (issue 14): successor lists, one-sided build,
 // two-sided build rate (pairs per second per core) and lookups per second,
-// and the fixed-point error of the two-sided table against a double build.
+// and the error of the two-sided tables against the recurrence computed here
+// in doubles: the double table of N <= 8 and, for N >= 9, the fixed-point
+// table's prefix of homes with at most 8 checkers.
 //   bench_nardy_exact [N] [THREADS] [DB_DIR]   (defaults 10, 2)
 // With DB_DIR the N table is opened from that cache directory (built there,
 // resumably, if missing) and its open time is printed instead of a build
@@ -63,14 +65,15 @@ int main(int argc, char** argv) {
   double cpu = cpu_now() - c0, wall = wall_now() - w0;
   if (db_dir)
     std::printf("two-sided N=%d: %llu pairs, %.1f MB, opened from %s in %.3f s cpu, %.3f s wall\n",
-                n, static_cast<unsigned long long>(t.pairs()), t.pairs() * 4 / 1e6, db_dir, cpu,
-                wall);
+                n, static_cast<unsigned long long>(t.pairs()),
+                t.pairs() * 2.0 * TwoSided::value_bytes(n) / 1e6, db_dir, cpu, wall);
   else
     std::printf(
         "two-sided N=%d: %llu pairs, %.1f MB, %.3f s cpu, %.3f s wall, %d threads: "
         "%.0f pairs/s per core (cpu), %.0f pairs/s (wall)\n",
-        n, static_cast<unsigned long long>(t.pairs()), t.pairs() * 4 / 1e6, cpu, wall, threads,
-        t.pairs() / cpu, t.pairs() / wall);
+        n, static_cast<unsigned long long>(t.pairs()),
+        t.pairs() * 2.0 * TwoSided::value_bytes(n) / 1e6, cpu, wall, threads, t.pairs() / cpu,
+        t.pairs() / wall);
   // Lookups: random pairs (a cache miss each for large N).
   uint64_t x = 88172645463325252ull, sum = 0;
   const uint64_t kLookups = 20'000'000;
@@ -79,16 +82,18 @@ int main(int argc, char** argv) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    sum +=
-        t.raw_p(static_cast<uint32_t>(x % t.size()), static_cast<uint32_t>((x >> 32) % t.size()));
+    sum += static_cast<uint64_t>(65535 * t.p_win(static_cast<uint32_t>(x % t.size()),
+                                                 static_cast<uint32_t>((x >> 32) % t.size())));
   }
   cpu = cpu_now() - c0;
   std::printf("lookups: %llu random p_win reads in %.3f s cpu = %.0f lookups/s (checksum %llu)\n",
               static_cast<unsigned long long>(kLookups), cpu, kLookups / cpu,
               static_cast<unsigned long long>(sum % 1000));
-  // Fixed-point error: the same recurrence in doubles (pips order) for a
-  // smaller N, against the uint16 table.
-  const int m = std::min(n, 8);
+  // Error: the same recurrence in doubles (pips order, written out here) for
+  // N <= 8, against the double table of that N and, when N >= 9, against the
+  // fixed-point table's values on the same pairs (a pair's winning chance
+  // does not depend on N).
+  const int m = std::min(n, TwoSided::kExactMax);
   TwoSided fx = TwoSided::build(m, threads);
   const uint32_t sz = fx.size();
   std::vector<uint32_t> order(sz);
@@ -100,7 +105,7 @@ int main(int argc, char** argv) {
   for (uint32_t a = 0; a < sz; ++a)
     for (uint32_t b = 0; b < sz; ++b) pairs.push_back({pips[a] + pips[b], uint64_t{a} * sz + b});
   std::sort(pairs.begin(), pairs.end());
-  double worst = 0;
+  double worst = 0, worst_fixed = 0;
   for (auto [ps, k] : pairs) {
     uint32_t a = static_cast<uint32_t>(k / sz), b = static_cast<uint32_t>(k % sz);
     double v;
@@ -118,11 +123,15 @@ int main(int argc, char** argv) {
     }
     P[k] = v;
     worst = std::max(worst, std::abs(v - fx.p_win(a, b)));
+    if (!t.exact()) worst_fixed = std::max(worst_fixed, std::abs(v - t.p_win(a, b)));
   }
-  std::printf(
-      "fixed point: N=%d worst |uint16 table - double recurrence| = %.3g (%.2f units of "
-      "1/65535)\n",
-      m, worst, worst * 65535);
+  std::printf("double table: N=%d worst |table - double recurrence| = %.3g (bound %.0e)\n", m,
+              worst, TwoSided::kExactBound);
+  if (!t.exact())
+    std::printf(
+        "fixed point: N=%d table on the N=%d pairs, worst |uint16 table - double recurrence| = "
+        "%.3g (%.2f units of 1/65535; bound %.1e)\n",
+        n, m, worst_fixed, worst_fixed * 65535, TwoSided::kFixedPBound);
 
   // Findings: decisions where the move minimising the expected turns (the
   // one-sided race policy) is not a move maximising the winning chance (by

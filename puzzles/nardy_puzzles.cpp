@@ -147,7 +147,8 @@ nardy::Options options_of(const nlohmann::json& rules) {
   return nardy::Options::from(rs);
 }
 
-/// Rounded to 6 decimals (the databases hold 1/65535 steps).
+/// Rounded to 6 decimals (the fixed-point databases, N >= 9, hold 1/65535
+/// steps; the double ones, N <= 8, more than these digits).
 double round6(double x) {
   return std::round(x * 1e6) / 1e6;
 }

@@ -303,7 +303,12 @@ namespace {
 
 constexpr char kMagic[8] = {'L', 'O', 'O', 'M', 'N', 'B', 'O', '2'};
 constexpr char kChunkMagic[8] = {'L', 'O', 'O', 'M', 'N', 'B', 'C', '2'};
+/// Version 1: fixed-point values (N > kExactMax); version 2: doubles.
 constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kExactVersion = 2;
+uint32_t version_for(int n) {
+  return TwoSided::exact_for(n) ? kExactVersion : kFormatVersion;
+}
 /// The rules the table is valid for (checked on load).
 constexpr char kRules[48] = "long-nardy bear-off; mars at checkers=N";
 
@@ -346,6 +351,46 @@ struct TwoSidedBuilder {
   }
 
   void pair(uint32_t a, uint32_t b) {
+    if (t.exact())
+      pair_exact(a, b);
+    else
+      pair_fixed(a, b);
+  }
+
+  /// The doubles: the equations of docs/nardy-exact.md as written.
+  void pair_exact(uint32_t a, uint32_t b) {
+    const size_t at = size_t{a} * t.size_ + b;
+    if (a == 0) {  // the mover has none left: it has won (not a real turn)
+      t.pd_[at] = b == 0 ? 0 : 1;
+      t.ed_[at] = b == 0 ? 0 : (full[b] ? 2 : 1);
+      return;
+    }
+    if (b == 0) {  // the opponent has borne off all: the mover lost
+      t.pd_[at] = 0;
+      t.ed_[at] = -(full[a] ? 2 : 1);
+      return;
+    }
+    const double* prow = t.pd_.data() + size_t{b} * t.size_;
+    const double* erow = t.ed_.data() + size_t{b} * t.size_;
+    double ps = 0, es = 0;
+    for (int r = 0; r < kRolls; ++r) {
+      auto succ = S.of(a, r);
+      double bp = 0, be = -2;
+      for (uint16_t x : succ) {
+        // (b, x): the opponent to move; x == 0 reads (b, 0): P 0, E -win.
+        bp = std::max(bp, 1 - prow[x]);
+        be = std::max(be, -erow[x]);
+      }
+      const int w = roll_weight(r);
+      ps += w * bp;
+      es += w * be;
+    }
+    t.pd_[at] = ps / 36;
+    t.ed_[at] = es / 36;
+  }
+
+  /// Fixed point: in integers, each stored value rounded to nearest.
+  void pair_fixed(uint32_t a, uint32_t b) {
     const size_t at = size_t{a} * t.size_ + b;
     const int ke = static_cast<int>(TwoSided::kEScale);
     if (a == 0) {  // the mover has none left: it has won (not a real turn)
@@ -367,7 +412,6 @@ struct TwoSidedBuilder {
       uint32_t bp = 0;
       int32_t be = -65536;
       for (uint16_t x : succ) {
-        // (b, x): the opponent to move; x == 0 reads (b, 0): P 0, E -win.
         bp = std::max<uint32_t>(bp, 65535u - prow[x]);
         be = std::max<int32_t>(be, -erow[x]);
       }
@@ -415,10 +459,7 @@ TwoSided TwoSided::build(int n, int threads, const Progress& progress) {
   if (n < 1 || n > kMaxHomeCheckers) throw InputError("bear-off database N must be 1..15");
   Layout L(n);
   TwoSided t;
-  t.n_ = n;
-  t.size_ = L.size;
-  t.p_.assign(t.pairs(), 0);
-  t.e_.assign(t.pairs(), 0);
+  t.allocate(n);
   TwoSidedBuilder b(t, L);
   uint64_t done = 0;
   for (int s = 0; s < L.layers(); ++s) {
@@ -429,6 +470,33 @@ TwoSided TwoSided::build(int n, int threads, const Progress& progress) {
   return t;
 }
 
+void TwoSided::allocate(int n) {
+  n_ = n;
+  size_ = home_count(n);
+  if (exact_for(n)) {
+    pd_.assign(pairs(), 0);
+    ed_.assign(pairs(), 0);
+  } else {
+    p_.assign(pairs(), 0);
+    e_.assign(pairs(), 0);
+  }
+}
+
+unsigned char* TwoSided::p_bytes() {
+  return exact() ? reinterpret_cast<unsigned char*>(pd_.data())
+                 : reinterpret_cast<unsigned char*>(p_.data());
+}
+unsigned char* TwoSided::e_bytes() {
+  return exact() ? reinterpret_cast<unsigned char*>(ed_.data())
+                 : reinterpret_cast<unsigned char*>(e_.data());
+}
+const unsigned char* TwoSided::p_bytes() const {
+  return const_cast<TwoSided*>(this)->p_bytes();
+}
+const unsigned char* TwoSided::e_bytes() const {
+  return const_cast<TwoSided*>(this)->e_bytes();
+}
+
 std::string TwoSided::file_name(const std::string& dir, int n) {
   return (fs::path(dir) / ("nardy-bearoff-n" + std::to_string(n) + ".bin")).string();
 }
@@ -436,14 +504,14 @@ std::string TwoSided::file_name(const std::string& dir, int n) {
 void TwoSided::save(const std::string& file) const {
   FileHeader h{};
   std::memcpy(h.magic, kMagic, 8);
-  h.version = kFormatVersion;
+  h.version = version_for(n_);
   h.n = static_cast<uint32_t>(n_);
   h.size = size_;
-  h.payload_bytes = pairs() * 4;
-  uint64_t c = checksum(p_.data(), p_.size() * 2);
-  h.checksum = checksum(e_.data(), e_.size() * 2, c);
+  const size_t half = pairs() * value_bytes(n_);
+  h.payload_bytes = 2 * half;
+  h.checksum = checksum(e_bytes(), half, checksum(p_bytes(), half));
   std::memcpy(h.rules, kRules, sizeof kRules);
-  write_file(file, &h, sizeof h, {{p_.data(), p_.size() * 2}, {e_.data(), e_.size() * 2}});
+  write_file(file, &h, sizeof h, {{p_bytes(), half}, {e_bytes(), half}});
 }
 
 std::optional<TwoSided> TwoSided::load(const std::string& file, int n, std::string* why) {
@@ -461,23 +529,28 @@ std::optional<TwoSided> TwoSided::load(const std::string& file, int n, std::stri
   FileHeader h{};
   if (std::fread(&h, sizeof h, 1, in.get()) != 1) return fail("truncated header");
   if (std::memcmp(h.magic, kMagic, 8) != 0) return fail("not a Loom bear-off database");
-  if (h.version != kFormatVersion) return fail("format version " + std::to_string(h.version));
+  if (h.version != version_for(n)) return fail("format version " + std::to_string(h.version));
   if (std::memcmp(h.rules, kRules, sizeof kRules) != 0) return fail("other rules");
   // Every header byte is checked: a file is accepted only as save() wrote it.
   if (h.reserved != 0) return fail("reserved header field is not zero");
   if (h.n != static_cast<uint32_t>(n)) return fail("built for N=" + std::to_string(h.n));
+  const uint64_t half = uint64_t{home_count(n)} * home_count(n) * value_bytes(n);
+  if (h.size != home_count(n) || h.payload_bytes != 2 * half) return fail("wrong size");
   TwoSided t;
-  t.n_ = n;
-  t.size_ = home_count(n);
-  if (h.size != t.size_ || h.payload_bytes != t.pairs() * 4) return fail("wrong size");
-  t.p_.resize(t.pairs());
-  t.e_.resize(t.pairs());
-  if (std::fread(t.p_.data(), t.p_.size() * 2, 1, in.get()) != 1 ||
-      std::fread(t.e_.data(), t.e_.size() * 2, 1, in.get()) != 1)
+  t.allocate(n);
+  if (std::fread(t.p_bytes(), half, 1, in.get()) != 1 ||
+      std::fread(t.e_bytes(), half, 1, in.get()) != 1)
     return fail("truncated payload");
   if (std::fgetc(in.get()) != EOF) return fail("trailing bytes");
-  uint64_t c = checksum(t.p_.data(), t.p_.size() * 2);
-  if (checksum(t.e_.data(), t.e_.size() * 2, c) != h.checksum) return fail("checksum mismatch");
+  if (checksum(t.e_bytes(), half, checksum(t.p_bytes(), half)) != h.checksum)
+    return fail("checksum mismatch");
+  if (t.exact()) {
+    // A double table is read as written or not at all: every value a
+    // winning chance in [0, 1] and points in [-2, 2] (a NaN fails too).
+    for (size_t i = 0; i < t.pd_.size(); ++i)
+      if (!(t.pd_[i] >= 0 && t.pd_[i] <= 1 && t.ed_[i] >= -2 && t.ed_[i] <= 2))
+        return fail("a value out of range");
+  }
   return t;
 }
 
@@ -498,15 +571,14 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
   line_cfg.tty = tty;
   solver::RunControl line(line_cfg);
   TwoSided t;
-  t.n_ = n;
-  t.size_ = L.size;
-  t.p_.assign(t.pairs(), 0);
-  t.e_.assign(t.pairs(), 0);
+  t.allocate(n);
   TwoSidedBuilder B(t, L);
   const fs::path part = fs::path(file_name(dir, n) + ".part");
   make_directory(part.string(), "chunk directory");
-  std::vector<uint16_t> pbuf;
-  std::vector<int16_t> ebuf;
+  // A chunk holds its layers' values in evaluation order, P then E, each
+  // value as the table stores it (value_bytes(n)).
+  const size_t vb = value_bytes(n);
+  std::vector<unsigned char> pbuf, ebuf;
   int written = 0, resumed = 0;
   uint64_t done = 0;
   for (int s0 = 0; s0 < L.layers();) {
@@ -516,24 +588,28 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
     char name[32];
     std::snprintf(name, sizeof name, "chunk-%03d.bin", s0);
     const std::string chunk = (part / name).string();
+    const size_t bytes = pairs * vb;
     bool loaded = false;
     ChunkHeader h{};
-    pbuf.resize(pairs);
-    ebuf.resize(pairs);
+    pbuf.resize(bytes);
+    ebuf.resize(bytes);
     const ChunkRead got = read_chunk(chunk, "bear-off chunk", &h, sizeof h,
-                                     {{pbuf.data(), pairs * 2}, {ebuf.data(), pairs * 2}});
+                                     {{pbuf.data(), bytes}, {ebuf.data(), bytes}});
     if (got != ChunkRead::kMissing) {
       bool ok = got == ChunkRead::kRead && std::memcmp(h.magic, kChunkMagic, 8) == 0 &&
-                h.version == kFormatVersion && h.n == static_cast<uint32_t>(n) &&
+                h.version == version_for(n) && h.n == static_cast<uint32_t>(n) &&
                 h.s0 == static_cast<uint32_t>(s0) && h.s1 == static_cast<uint32_t>(s1) &&
                 h.pairs == pairs &&
-                checksum(ebuf.data(), pairs * 2, checksum(pbuf.data(), pairs * 2)) == h.checksum;
+                checksum(ebuf.data(), bytes, checksum(pbuf.data(), bytes)) == h.checksum;
       if (ok) {
         size_t k = 0;
+        unsigned char* const tp = t.p_bytes();
+        unsigned char* const te = t.e_bytes();
         for (int s = s0; s < s1; ++s)
           L.for_each(s, [&](uint32_t a, uint32_t b) {
-            t.p_[size_t{a} * t.size_ + b] = pbuf[k];
-            t.e_[size_t{a} * t.size_ + b] = ebuf[k];
+            const size_t at = (size_t{a} * t.size_ + b) * vb;
+            std::memcpy(tp + at, pbuf.data() + k * vb, vb);
+            std::memcpy(te + at, ebuf.data() + k * vb, vb);
             ++k;
           });
         loaded = true;
@@ -544,22 +620,25 @@ std::optional<TwoSided> TwoSided::build_resumable(int n, const std::string& dir,
     }
     if (!loaded) {
       for (int s = s0; s < s1; ++s) B.layer(s, threads);
-      pbuf.clear();
-      ebuf.clear();
+      size_t k = 0;
+      const unsigned char* const tp = t.p_bytes();
+      const unsigned char* const te = t.e_bytes();
       for (int s = s0; s < s1; ++s)
         L.for_each(s, [&](uint32_t a, uint32_t b) {
-          pbuf.push_back(t.p_[size_t{a} * t.size_ + b]);
-          ebuf.push_back(t.e_[size_t{a} * t.size_ + b]);
+          const size_t at = (size_t{a} * t.size_ + b) * vb;
+          std::memcpy(pbuf.data() + k * vb, tp + at, vb);
+          std::memcpy(ebuf.data() + k * vb, te + at, vb);
+          ++k;
         });
       ChunkHeader h{};
       std::memcpy(h.magic, kChunkMagic, 8);
-      h.version = kFormatVersion;
+      h.version = version_for(n);
       h.n = static_cast<uint32_t>(n);
       h.s0 = static_cast<uint32_t>(s0);
       h.s1 = static_cast<uint32_t>(s1);
       h.pairs = pairs;
-      h.checksum = checksum(ebuf.data(), pairs * 2, checksum(pbuf.data(), pairs * 2));
-      write_file(chunk, &h, sizeof h, {{pbuf.data(), pairs * 2}, {ebuf.data(), pairs * 2}});
+      h.checksum = checksum(ebuf.data(), bytes, checksum(pbuf.data(), bytes));
+      write_file(chunk, &h, sizeof h, {{pbuf.data(), bytes}, {ebuf.data(), bytes}});
       ++written;
       if (stop_after_chunks > 0 && written >= stop_after_chunks) return std::nullopt;
     }
@@ -622,7 +701,7 @@ const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* lo
     // A large build says so before it starts, terminal or not: N = 15 takes
     // about 40 CPU minutes and 11.8 GB (the progress line is for terminals).
     const uint32_t homes = Layout(n).size;
-    const uint64_t bytes = uint64_t{homes} * homes * 4;
+    const uint64_t bytes = uint64_t{homes} * homes * 2 * value_bytes(n);
     if (log && bytes >= (uint64_t{256} << 20))
       *log << "loom: building the bear-off database for " << n << " checkers a side in "
            << file_name(dir, n) << " (" << gb(bytes)

@@ -121,19 +121,33 @@ class OneSided {
 using Progress = std::function<void(uint64_t, uint64_t)>;
 
 /// Two-sided database for up to N checkers a side. Entry (a, b): a is the
-/// home of the side to move, b the opponent's. Stored as fixed point:
-///   p_win  = P / 65535 (uint16): the mover's winning chance when both sides
-///            maximise their winning chance;
-///   points = E / 16383 (int16, -2..2): the mover's expected points (oin 1,
-///            mars 2) when both sides maximise expected points, with mars
-///            read for checkers=N (a side with all N on the board has borne
-///            off none).
+/// home of the side to move, b the opponent's:
+///   p_win  = the mover's winning chance when both sides maximise their
+///            winning chance;
+///   points = the mover's expected points (oin 1, mars 2, -2..2) when both
+///            sides maximise expected points, with mars read for
+///            checkers=N (a side with all N on the board has borne off none).
+/// Stored as doubles for N <= kExactMax (16 bytes a pair; N = 8: 144 MB), so
+/// that their values are the exact ones up to double rounding (bound
+/// kExactBound); for larger N as fixed point, P / 65535 (uint16) and
+/// E / 16383 (int16), 4 bytes a pair (N = 15: 11.8 GB), with the proven
+/// rounding bounds kFixedPBound and kFixedEBound (docs/nardy-exact.md).
 /// Evaluation order: by the pair's total pips, so every successor pair
 /// (b, a') has a smaller total and is already final.
 class TwoSided {
  public:
   static constexpr double kPScale = 65535.0;
   static constexpr double kEScale = 16383.0;
+  /// The largest N whose table holds doubles.
+  static constexpr int kExactMax = 8;
+  /// |value - exact| for a double table (p_win and points): each pair adds
+  /// under 1e-14 of rounding (21 sums of weighted values of at most 2,
+  /// relative error 2^-53 each) to what it read, along at most 2 x 30 turns.
+  static constexpr double kExactBound = 1e-12;
+  /// |value - exact| for a fixed-point table: half a unit a stored value
+  /// along at most 2 x 30 turns (60 / 131,070 and 60 / 32,766).
+  static constexpr double kFixedPBound = 4.6e-4;
+  static constexpr double kFixedEBound = 1.9e-3;
 
   TwoSided() = default;
   /// Builds in memory with `threads` threads.
@@ -142,11 +156,23 @@ class TwoSided {
   int n() const { return n_; }
   uint32_t size() const { return size_; }
   uint64_t pairs() const { return uint64_t{size_} * size_; }
-  double p_win(uint32_t mover, uint32_t opp) const { return p_[at(mover, opp)] / kPScale; }
+  /// Doubles (N <= kExactMax) rather than fixed point.
+  bool exact() const { return exact_for(n_); }
+  static bool exact_for(int n) { return n <= kExactMax; }
+  /// Bytes of one stored value (P or E) in a table for n.
+  static size_t value_bytes(int n) { return exact_for(n) ? sizeof(double) : sizeof(uint16_t); }
+  /// Proven bounds on |p_win - exact| and |points - exact|.
+  double p_bound() const { return exact() ? kExactBound : kFixedPBound; }
+  double points_bound() const { return exact() ? kExactBound : kFixedEBound; }
+  double p_win(uint32_t mover, uint32_t opp) const {
+    const size_t i = at(mover, opp);
+    return exact() ? pd_[i] : p_[i] / kPScale;
+  }
   /// Expected points under checkers=N mars (see the class comment).
-  double points(uint32_t mover, uint32_t opp) const { return e_[at(mover, opp)] / kEScale; }
-  uint16_t raw_p(uint32_t mover, uint32_t opp) const { return p_[at(mover, opp)]; }
-  int16_t raw_e(uint32_t mover, uint32_t opp) const { return e_[at(mover, opp)]; }
+  double points(uint32_t mover, uint32_t opp) const {
+    const size_t i = at(mover, opp);
+    return exact() ? ed_[i] : e_[i] / kEScale;
+  }
 
   /// File I/O (docs/nardy-exact.md). save() writes FILE.tmp and renames it.
   void save(const std::string& file) const;
@@ -176,10 +202,19 @@ class TwoSided {
 
  private:
   size_t at(uint32_t a, uint32_t b) const { return size_t{a} * size_ + b; }
+  /// Sized for n: the doubles or the fixed-point arrays, zeroed.
+  void allocate(int n);
+  /// The stored P and E arrays as bytes (value_bytes(n_) a pair each).
+  unsigned char* p_bytes();
+  unsigned char* e_bytes();
+  const unsigned char* p_bytes() const;
+  const unsigned char* e_bytes() const;
   int n_ = 0;
   uint32_t size_ = 0;
-  std::vector<uint16_t> p_;
+  std::vector<uint16_t> p_;  ///< fixed point (N > kExactMax)
   std::vector<int16_t> e_;
+  std::vector<double> pd_;  ///< doubles (N <= kExactMax)
+  std::vector<double> ed_;
   friend struct TwoSidedBuilder;
 };
 

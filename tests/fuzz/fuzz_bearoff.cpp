@@ -59,7 +59,7 @@ bool same_values(const TwoSided& a, const TwoSided& b) {
   if (a.n() != b.n() || a.size() != b.size()) return false;
   for (uint32_t x = 0; x < a.size(); ++x)
     for (uint32_t y = 0; y < a.size(); ++y)
-      if (a.raw_p(x, y) != b.raw_p(x, y) || a.raw_e(x, y) != b.raw_e(x, y)) return false;
+      if (a.p_win(x, y) != b.p_win(x, y) || a.points(x, y) != b.points(x, y)) return false;
   return true;
 }
 

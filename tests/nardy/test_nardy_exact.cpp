@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include "model/common/zobrist.h"
 #include "solver/nardy/bearoff.h"
 #include "solver/nardy/fewcheckers.h"
+#include "solver/nardy/table_file.h"
 
 using namespace loom;
 using namespace loom::nardy;
@@ -169,11 +171,15 @@ TEST_CASE("nardy exact: a lone checker bears off in one turn iff the roll's pips
   //   mover at 6, opponent at 1: the mover wins iff it is off now: 27/36;
   //   mover at 6, opponent at 6: 27/36 + 9/36 * 9/36 (a miss leaves the
   //   mover within 3, so it wins unless the opponent is off at once).
+  // The table holds doubles for N <= 8, so these are exact (27/36 and
+  // 1053/1296 = 13/16 are binary fractions); the fixed-point table read
+  // 0.8124971 for 13/16.
   const TwoSided& t1 = table(1);
-  const double ulp = 1 / TwoSided::kPScale;
-  CHECK(std::abs(t1.p_win(home_index(lone(6)), home_index(lone(1))) - 27.0 / 36) <= ulp);
-  CHECK(std::abs(t1.p_win(home_index(lone(6)), home_index(lone(6))) - (27.0 / 36 + 81.0 / 1296)) <=
-        2 * ulp);
+  REQUIRE(t1.exact());
+  CHECK(t1.p_win(home_index(lone(6)), home_index(lone(1))) == 27.0 / 36);
+  CHECK(t1.p_win(home_index(lone(6)), home_index(lone(6))) == 27.0 / 36 + 81.0 / 1296);
+  // Under checkers=1 (mars read for N) every win is a mars: E = 2P - 2(1 - P).
+  CHECK(t1.points(home_index(lone(6)), home_index(lone(6))) == 4 * (27.0 / 36 + 81.0 / 1296) - 2);
   CHECK(t1.p_win(home_index(lone(3)), home_index(lone(1))) == 1.0);
 }
 
@@ -218,9 +224,10 @@ TEST_CASE("nardy exact: two-sided equals the one-sided race where no choice exis
   INFO("pairs " << checked << ", worst " << worst);
   CHECK(checked > 100);
   CHECK(with_choice > 0);
-  // Fixed point: each stored value is rounded to 1/65535; the error adds
-  // up along the longest chain of turns (see docs/nardy-exact.md).
-  CHECK(worst < 1e-3);
+  // The table holds doubles (N <= 8); the one-sided distributions are
+  // floats, whose rounding is what is left (the fixed-point table of
+  // earlier versions was within 1e-3 here).
+  CHECK(worst < 1e-5);
 }
 
 TEST_CASE("nardy exact: points are 2 p - 1 where no side can be marsed", "[nardy][exact]") {
@@ -328,10 +335,13 @@ void check_few_against_bearoff(const FewCheckers& f, int k) {
       if (home_checkers(home_at(a)) > k || home_checkers(home_at(b)) > k) continue;
       Position p = home_position(home_at(a), home_at(b), Color::kWhite);
       INFO(p.to_string());
-      REQUIRE(std::abs(*f.p_win(p) - t.p_win(a, b)) < 1e-3);
-      REQUIRE(std::abs(*f.points(p) - t.points(a, b)) < 2e-3);
+      // Two computations in doubles (the table of N <= 8 holds doubles):
+      // equal up to their rounding.
+      REQUIRE(t.exact());
+      REQUIRE(std::abs(*f.p_win(p) - t.p_win(a, b)) < 1e-12);
+      REQUIRE(std::abs(*f.points(p) - t.points(a, b)) < 1e-12);
       Position q = home_position(home_at(b), home_at(a), Color::kBlack);
-      REQUIRE(std::abs(*f.p_win(q) - t.p_win(a, b)) < 1e-3);
+      REQUIRE(std::abs(*f.p_win(q) - t.p_win(a, b)) < 1e-12);
       ++checked;
     }
   CHECK(checked == static_cast<int>((t.size() - 1) * (t.size() - 1)));
@@ -473,7 +483,10 @@ TEST_CASE("nardy exact: database files are checked and builds resume", "[nardy][
   auto ok = TwoSided::load(file, n, &why);
   REQUIRE(ok);
   for (uint32_t a = 0; a < built.size(); ++a)
-    for (uint32_t b = 0; b < built.size(); ++b) REQUIRE(ok->raw_p(a, b) == built.raw_p(a, b));
+    for (uint32_t b = 0; b < built.size(); ++b) {
+      REQUIRE(ok->p_win(a, b) == built.p_win(a, b));
+      REQUIRE(ok->points(a, b) == built.points(a, b));
+    }
   auto bytes = [&] {
     std::ifstream in(file, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -497,6 +510,27 @@ TEST_CASE("nardy exact: database files are checked and builds resume", "[nardy][
   flipped[60] ^= 0x01;
   write(file, flipped);
   CHECK_FALSE(TwoSided::load(file, n, &why));
+  // A fixed-point file (format version 1, as earlier versions wrote every
+  // N) is not read as a table of doubles: it is rebuilt.
+  REQUIRE(TwoSided::exact_for(n));
+  flipped = bytes;
+  flipped[8] = 1;
+  write(file, flipped);
+  CHECK_FALSE(TwoSided::load(file, n, &why));
+  CHECK(why.find("format version 1") != std::string::npos);
+  // A value out of range (checksum recomputed) is refused too.
+  {
+    flipped = bytes;
+    const double bad = 1.5;
+    std::memcpy(flipped.data() + 88 + 8 * 3, &bad, 8);
+    const uint64_t half = (bytes.size() - 88) / 2;
+    const uint64_t c =
+        checksum(flipped.data() + 88 + half, half, checksum(flipped.data() + 88, half));
+    std::memcpy(flipped.data() + 32, &c, 8);
+    write(file, flipped);
+    CHECK_FALSE(TwoSided::load(file, n, &why));
+    CHECK(why.find("out of range") != std::string::npos);
+  }
   // Another N under this N's name.
   write(file, bytes);
   CHECK_FALSE(TwoSided::load(file, n + 1, &why));
@@ -506,7 +540,7 @@ TEST_CASE("nardy exact: database files are checked and builds resume", "[nardy][
   std::ostringstream notes;
   const TwoSided& c = TwoSided::cached(n, dir.string(), &notes);
   CHECK(notes.str().find("rebuilding") != std::string::npos);
-  CHECK(c.raw_p(5, 7) == built.raw_p(5, 7));
+  CHECK(c.p_win(5, 7) == built.p_win(5, 7));
   REQUIRE(TwoSided::load(file, n, &why));
 
   // Interrupted after 2 chunks (as if killed), then a corrupt chunk and a
@@ -532,8 +566,8 @@ TEST_CASE("nardy exact: database files are checked and builds resume", "[nardy][
   TwoSided whole = TwoSided::build(m, 1);
   for (uint32_t a = 0; a < whole.size(); ++a)
     for (uint32_t b = 0; b < whole.size(); ++b) {
-      REQUIRE(resumed->raw_p(a, b) == whole.raw_p(a, b));
-      REQUIRE(resumed->raw_e(a, b) == whole.raw_e(a, b));
+      REQUIRE(resumed->p_win(a, b) == whole.p_win(a, b));
+      REQUIRE(resumed->points(a, b) == whole.points(a, b));
     }
   CHECK_FALSE(fs::exists(part));
   fs::remove_all(dir);
@@ -549,19 +583,22 @@ TEST_CASE("nardy exact: the full 15 v 15 table (slow: 11.8 GB, built or loaded)"
   const TwoSided& big = TwoSided::cached(15, dir, &std::cerr, &std::cerr);
   REQUIRE(big.n() == 15);
   REQUIRE(big.size() == 54264u);
-  // 1. Its prefix of homes with at most 8 checkers is the N = 8 table,
-  //    exactly: a pair's chance depends only on pairs with fewer checkers,
-  //    and the integer arithmetic is the same (points differ: mars is read
-  //    for checkers=N).
+  // 1. On its prefix of homes with at most 8 checkers it is the N = 8 table
+  //    (doubles) within its proven rounding bound: a pair's chance depends
+  //    only on pairs with fewer checkers (points differ: mars is read for
+  //    checkers=N).
   const TwoSided& t8 = table(8);
+  REQUIRE(t8.exact());
+  REQUIRE_FALSE(big.exact());
   uint64_t s = 15;
-  int differ = 0;
+  double off = 0;
   for (int i = 0; i < 2'000'000; ++i) {
     uint32_t a = static_cast<uint32_t>(splitmix64(s) % t8.size());
     uint32_t b = static_cast<uint32_t>(splitmix64(s) % t8.size());
-    differ += big.raw_p(a, b) != t8.raw_p(a, b);
+    off = std::max(off, std::abs(big.p_win(a, b) - t8.p_win(a, b)));
   }
-  CHECK(differ == 0);
+  INFO("worst |fixed - double| on the N = 8 pairs " << off);
+  CHECK(off <= TwoSided::kFixedPBound);
   // 2. Bellman equation at random pairs of the whole table (the value is the
   //    roll-weighted best of 1 - P(opponent, successor)), within rounding.
   const Successors& S = Successors::get();

@@ -91,7 +91,9 @@ TEST_CASE("solve nardy --position: bear-off values as JSON", "[nardy][exact][cli
     REQUIRE(rr.code == 0);
     avg += roll.probability() * last_json(rr.out)["turns"][0]["p_win"].get<double>();
   }
-  CHECK(std::abs(avg - p) < 1e-4);
+  // To double rounding: the N = 3 table holds doubles (1e-4 was needed
+  // when it held fixed point).
+  CHECK(std::abs(avg - p) < 1e-12);
   CHECK(best <= 1.0);
   fs::remove_all(dir);
 }
@@ -298,6 +300,26 @@ TEST_CASE("solve nardy --rule checkers=1: an all-home position is valued exactly
   CHECK(j["method"] == "few-checkers");
   CHECK(std::abs(j["p_win"].get<double>() - 0.8125) < 1e-12);
   CHECK(std::abs(j["points"].get<double>() - 1.25) < 1e-12);
+}
+
+TEST_CASE("solve nardy: the standard game's small bear-offs are exact, with their bound",
+          "[nardy][exact][cli]") {
+  // The same position under the standard rules (checkers=15) goes to the
+  // bear-off table for N = 1, which now holds doubles: p_win 13/16 (the
+  // hand count of the test above) and, no mars being possible at K = 15,
+  // points 2 p - 1 = 5/8. The fixed-point table answered 0.8124971.
+  fs::path dir = cli_dir("small-exact");
+  const std::string pos = "W:0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0";
+  auto r = run({"solve", "nardy", "--position", pos, "--json", "--db", dir.string()});
+  REQUIRE(r.code == 0);
+  auto j = last_json(r.out);
+  CHECK(j["method"] == "bear-off database");
+  CHECK(j["db_n"] == 1);
+  CHECK(j["p_win"].get<double>() == 0.8125);
+  CHECK(j["points"].get<double>() == 0.625);
+  CHECK(j["error_bound"]["p_win"].get<double>() <= 1e-12);
+  CHECK(r.out.find("fixed-point") == std::string::npos);
+  fs::remove_all(dir);
 }
 
 namespace {
