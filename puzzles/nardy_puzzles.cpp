@@ -257,11 +257,14 @@ CheckResult check_nardy_puzzle(const nlohmann::json& p, const NardyCheckOptions&
   if (kids.size() < 2) return fail("fewer than two distinct results");
 
   // 2. The Z3 specification gives the same set of results (its encoding
-  //    reads 15 checkers a side).
-  if (co.spec && opt.checkers == 15) {
+  //    reads checkers=K as the model does: the first-turn head exception
+  //    and the 6-block's "borne off" count K).
+  if (co.spec) {
     spec::NardyBoard board(pos.points().begin(), pos.points().end());
-    auto sr = spec::nardy_turn_results(spec::NardyRules{opt.block_end_of_turn, opt.last_roll},
-                                       me == Color::kWhite, board, {roll->hi, roll->lo});
+    auto sr = spec::nardy_turn_results(
+        spec::NardyRules{opt.block_end_of_turn, opt.last_roll, opt.checkers}, me == Color::kWhite,
+        board, {roll->hi, roll->lo});
+    res.spec_checks = sr.solver_checks;
     std::vector<spec::NardyBoard> mine;
     for (const auto& k : kids)
       mine.emplace_back(k.position.points().begin(), k.position.points().end());

@@ -98,6 +98,7 @@ struct CheckResult {
   bool confirmed = false;
   std::string reason;
   uint64_t positions = 0;  ///< positions the independent search visited
+  int spec_checks = 0;     ///< Z3 checks of the specification step (0: not run)
 };
 
 /// Boards puzzles are made and checked on: the bitboard widths of the small

@@ -1023,6 +1023,32 @@ TEST_CASE("Long Nardy roll puzzles: proved, Z3-confirmed, deterministic", "[puzz
     CHECK(timeless(again.puzzles[i]) == timeless(rep.puzzles[i]));
 }
 
+TEST_CASE("Long Nardy under checkers=K: the checker's Z3 step runs and agrees",
+          "[puzzles][nardy]") {
+  // The specification reads checkers=K (properties/spec/nardy_spec.h); the
+  // checker skipped it for any K but 15. Here it must run (solver checks
+  // counted) and agree, and a listed result the model would not give is
+  // still caught before it.
+  puzzles::NardyMakeOptions o;
+  o.rules = rules_in_force("nardy", {"checkers=7"});
+  o.max_checkers = 6;
+  o.count = 2;
+  o.seed = 3;
+  o.db_dir = temp_dir("nardy-db-k7");
+  const auto rep = puzzles::make_nardy_puzzles(o);
+  REQUIRE(rep.puzzles.size() == 2);
+  for (const auto& p : rep.puzzles) {
+    INFO(p.dump());
+    CHECK(p["rules"]["checkers"] == "7");
+    puzzles::NardyCheckOptions co;  // Z3 included
+    const auto r = puzzles::check_nardy_puzzle(p, co);
+    CHECK(r.confirmed);
+    CHECK(r.spec_checks > 0);
+    co.spec = false;
+    CHECK(puzzles::check_nardy_puzzle(p, co).spec_checks == 0);
+  }
+}
+
 TEST_CASE("Long Nardy: the checker catches hand-edited roll puzzles", "[puzzles][nardy]") {
   puzzles::NardyCheckOptions co;
   co.spec = false;
