@@ -3,7 +3,10 @@
 // reading puzzle files back.
 #include <cctype>
 #include <filesystem>
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "model/common/errors.h"
 #include "model/common/files.h"
@@ -191,11 +194,28 @@ std::vector<nlohmann::json> parse_puzzles(std::string_view text, const std::stri
     ++n;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     nlohmann::json j;
+    // A key given twice in one object is refused: the parser would keep the
+    // last value silently, so the checker could confirm a claim other than
+    // the one a reader of the file sees first.
+    std::vector<std::set<std::string>> keys;
+    std::string twice;
+    const auto unique_keys = [&](int, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+      using E = nlohmann::json::parse_event_t;
+      if (ev == E::object_start) keys.emplace_back();
+      if (ev == E::object_end && !keys.empty()) keys.pop_back();
+      if (ev == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
+          twice.empty())
+        twice = parsed.get<std::string>();
+      return true;
+    };
     try {
-      j = nlohmann::json::parse(line);
+      j = nlohmann::json::parse(line, unique_keys);
     } catch (const nlohmann::json::exception&) {
       throw InputError(where + " line " + std::to_string(n) + ": not JSON");
     }
+    if (!twice.empty())
+      throw InputError(where + " line " + std::to_string(n) + ": the key '" + clip_token(twice) +
+                       "' appears twice in one object");
     if (!j.is_object())
       throw InputError(where + " line " + std::to_string(n) + ": not a JSON object");
     out.push_back(std::move(j));

@@ -703,6 +703,23 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
     bad.push_back({{"puzzle", "check", dir + "/wrap.jsonl"},
                    "size " + p["size"].dump() + " is out of range"});
   }
+  {  // A key given twice, at the top and inside a listed move: the parser
+     // kept the last value, so a second "answer" was checked, not the first.
+    std::string text = gadur.dump();
+    REQUIRE(text.front() == '{');
+    std::ofstream(dir + "/dup.jsonl") << "{\"answer\": \"zz\", " << text.substr(1) << "\n";
+    bad.push_back({{"puzzle", "check", dir + "/dup.jsonl"},
+                   "line 1: the key 'answer' appears twice in one object"});
+    json p = gadur;
+    std::string moves = p["moves"].dump();
+    const std::string inner = "{\"value\": \"win\", " + moves.substr(2);
+    p.erase("moves");
+    text = p.dump();
+    std::ofstream(dir + "/dup2.jsonl")
+        << text.substr(0, text.size() - 1) << ", \"moves\": [" << inner << "}\n";
+    bad.push_back({{"puzzle", "check", dir + "/dup2.jsonl"},
+                   "line 1: the key 'value' appears twice in one object"});
+  }
   testing::check_bad_inputs(bad);
   // The same puzzle again under another id: not confirmed (it passed).
   {
