@@ -77,6 +77,27 @@ Context<W>::Context(int side, Options o)
 
 namespace {
 
+/// One word: a doubling fill (Kogge-Stone). After the round of step k, f
+/// holds the points from which some walk of at most 2k - 1 steps over
+/// `pass` ends on the target, and p the points starting k points of `pass`
+/// in a row; a shift of k steps is one shift of k times the direction's
+/// step (a run of board points in a row never wraps in the padded layout).
+/// The rounds stop once 2k - 1 covers the longest line; no branch on the
+/// stones. kDown: the direction's delta is negative (W, SW, SE), so the
+/// point k steps ahead of y is y - k |delta|; `step` is |delta|.
+template <bool kDown>
+uint64_t doubling_reach(uint64_t f, uint64_t p, int step, uint64_t valid, int longest) {
+  // bit y set iff x holds the point sh bits ahead of y
+  const auto ahead = [valid](uint64_t x, int sh) { return (kDown ? x << sh : x >> sh) & valid; };
+  int sh = step;
+  for (int k = 1;; k *= 2, sh *= 2) {
+    f |= p & ahead(f, sh);
+    if (2 * k - 1 >= longest) break;
+    p &= ahead(p, sh);
+  }
+  return ahead(f, step);
+}
+
 /// Points x such that walking from x in direction d over points of `pass`
 /// (zero or more) one arrives at a point of `target`. An occluded fill
 /// backwards from the target, one step per iteration.
@@ -84,28 +105,13 @@ template <int W>
 Bitboard<W> ray_reach(const HexMasks<W>& m, const Bitboard<W>& target, const Bitboard<W>& pass,
                       int d) {
   if constexpr (W == 1) {
-    // One word: a doubling fill (Kogge-Stone). After the round of step k,
-    // f holds the points from which some walk of at most 2k - 1 steps over
-    // `pass` ends on the target, and p the points starting k points of
-    // `pass` in a row; a shift of k steps is one shift of k times the
-    // direction's delta (a run of board points in a row never wraps). The
-    // rounds stop once 2k - 1 covers the longest line; no branch on the
-    // stones, unlike the step-by-step fill below.
+    // The direction's sign chooses the shift once, not at every shift.
     const int delta = m.geo().delta(d);
     const uint64_t valid = m.valid().w[0];
-    const auto ahead = [&](uint64_t x, int k) {  // bit y set iff x holds y + k steps
-      const int sh = k * delta;
-      return (sh > 0 ? x >> sh : x << -sh) & valid;
-    };
     const int longest = 2 * m.geo().side() - 1;
-    uint64_t f = target.w[0], p = pass.w[0];
-    for (int k = 1;; k *= 2) {
-      f |= p & ahead(f, k);
-      if (2 * k - 1 >= longest) break;
-      p &= ahead(p, k);
-    }
     Bitboard<W> reach;
-    reach.w[0] = ahead(f, 1);
+    reach.w[0] = delta > 0 ? doubling_reach<false>(target.w[0], pass.w[0], delta, valid, longest)
+                           : doubling_reach<true>(target.w[0], pass.w[0], -delta, valid, longest);
     return reach;
   }
   const int back = opposite(d);
