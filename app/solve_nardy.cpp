@@ -37,6 +37,10 @@ struct TurnValue {
   double p_win;
 };
 
+/// The recursion's reach (homes either side can become) at most: 4.2 M
+/// pairs, 71 MB of memo, a few seconds at worst.
+constexpr uint32_t kRecursionHomes = 2048;
+
 void print_value(const Position& p, const Options& opt, double p_win, double points,
                  const json& expected, std::vector<TurnValue> turns, const NardySolveArgs& a,
                  const std::string& method, json extra, std::ostream& out) {
@@ -183,9 +187,30 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
   if (homes) {
     const int n =
         std::max({1, exact::home_checkers(homes->first), exact::home_checkers(homes->second)});
+    uint32_t me = exact::home_index(homes->first), them = exact::home_index(homes->second);
+    // Above 8 checkers the tables are fixed point (and up to 11.8 GB): when
+    // the homes the two sides can still reach are few, the values come
+    // exactly from a recursion over them instead, with no table.
+    if (n > exact::TwoSided::kExactMax) {
+      exact::BearoffRecursion rec(n, me, them, kRecursionHomes);
+      if (rec.ok()) {
+        const double pw = rec.p_win(me, them);
+        const double pts = opt.checkers == n ? rec.points(me, them) : 2 * pw - 1;
+        if (a.dice)
+          for (auto& r : exact::rank_roll(p, *a.dice, rec, opt))
+            turns.push_back({r.position, r.turn, r.p_win});
+        json extra{{"db_n", n},
+                   {"error_bound",
+                    {{"p_win", exact::TwoSided::kExactBound},
+                     {"points", exact::TwoSided::kExactBound * (opt.checkers == n ? 1 : 2)}}},
+                   {"reachable_homes", rec.homes()},
+                   {"pairs", rec.pairs()}};
+        print_value(p, opt, pw, pts, expected_turns(p), turns, a, "bear-off recursion", extra, out);
+        return;
+      }
+    }
     std::string dir = a.db_dir.empty() ? exact::default_cache_dir() : a.db_dir;
     const auto& db = exact::TwoSided::cached(n, dir, &err, a.tty, a.threads, a.stop_after);
-    uint32_t me = exact::home_index(homes->first), them = exact::home_index(homes->second);
     double pw = db.p_win(me, them);
     // Mars needs a side with all K on the board; the table reads mars at
     // checkers=N, so its points hold when K = N, and 2 p - 1 when K > N.

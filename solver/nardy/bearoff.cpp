@@ -714,12 +714,12 @@ const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* lo
   return *slot;
 }
 
-std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, const TwoSided& db,
-                                  const Options& opt) {
-  auto homes = bearoff_homes(p);
-  if (!homes || home_checkers(homes->first) > db.n() || home_checkers(homes->second) > db.n())
-    throw InputError("position " + p.to_string() +
-                     " is not in the bear-off database (N=" + std::to_string(db.n()) + ")");
+namespace {
+/// Every distinct result of `roll` from the bear-off position p, ranked by
+/// `opp_value(opp, a)` (the opponent's winning chance, opponent to move).
+template <class F>
+std::vector<RankedTurn> rank_by(const Position& p, Roll roll, const Options& opt, F&& opp_value) {
+  const auto homes = bearoff_homes(p);
   TurnGenerator gen(opt);
   std::vector<Child> kids;
   gen.turns(p, roll, kids);
@@ -729,13 +729,110 @@ std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, const TwoSided& 
     auto mine = home_of(c.position, p.to_move());
     if (!mine) throw std::logic_error("bear-off turn left home");
     uint32_t a = home_index(*mine);
-    out.push_back({c.position, c.turn, 1.0 - db.p_win(opp, a)});
+    out.push_back({c.position, c.turn, 1.0 - opp_value(opp, a)});
   }
   std::sort(out.begin(), out.end(), [](const RankedTurn& x, const RankedTurn& y) {
     if (x.p_win != y.p_win) return x.p_win > y.p_win;
     return x.position.to_string() < y.position.to_string();
   });
   return out;
+}
+}  // namespace
+
+std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, const TwoSided& db,
+                                  const Options& opt) {
+  auto homes = bearoff_homes(p);
+  if (!homes || home_checkers(homes->first) > db.n() || home_checkers(homes->second) > db.n())
+    throw InputError("position " + p.to_string() +
+                     " is not in the bear-off database (N=" + std::to_string(db.n()) + ")");
+  return rank_by(p, roll, opt, [&](uint32_t o, uint32_t a) { return db.p_win(o, a); });
+}
+
+std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, BearoffRecursion& rec,
+                                  const Options& opt) {
+  if (!bearoff_homes(p))
+    throw InputError("position " + p.to_string() + " is not a bear-off position");
+  return rank_by(p, roll, opt, [&](uint32_t o, uint32_t a) { return rec.p_win(o, a); });
+}
+
+BearoffRecursion::BearoffRecursion(int n, uint32_t a, uint32_t b, uint32_t max_homes) : n_(n) {
+  // U: every home a or b can become (a turn's results stay in U).
+  const Successors& S = Successors::get();
+  index_.assign(kHomePositions, -1);
+  std::vector<uint32_t> todo;
+  const auto add = [&](uint32_t h) {
+    if (index_[h] >= 0) return true;
+    if (homes_.size() >= max_homes) return false;
+    index_[h] = static_cast<int32_t>(homes_.size());
+    homes_.push_back(h);
+    todo.push_back(h);
+    return true;
+  };
+  bool fits = add(a) && add(b);
+  while (fits && !todo.empty()) {
+    const uint32_t h = todo.back();
+    todo.pop_back();
+    for (int r = 0; r < kRolls && fits; ++r)
+      for (uint16_t x : S.of(h, r))
+        if (!add(x)) {
+          fits = false;
+          break;
+        }
+  }
+  if (!fits) {
+    homes_.clear();
+    index_.clear();
+    return;
+  }
+  // The successor lists in local indices, in the Successors order.
+  const size_t u = homes_.size();
+  succ_begin_.resize(u * (kRolls + 1));
+  for (size_t x = 0; x < u; ++x)
+    for (int r = 0; r <= kRolls; ++r) {
+      succ_begin_[x * (kRolls + 1) + static_cast<size_t>(r)] =
+          static_cast<uint32_t>(succ_flat_.size());
+      if (r < kRolls)
+        for (uint16_t y : S.of(homes_[x], r))
+          succ_flat_.push_back(static_cast<uint32_t>(index_[y]));
+    }
+  memo_.resize(u * u);
+  done_.assign(u * u, 0);
+  ok_ = true;
+}
+
+uint32_t BearoffRecursion::local(uint32_t home) const {
+  if (!ok_ || home >= index_.size() || index_[home] < 0)
+    throw std::logic_error("bear-off recursion: a home outside its reach");
+  return static_cast<uint32_t>(index_[home]);
+}
+
+BearoffRecursion::Value BearoffRecursion::value(uint32_t x, uint32_t y) {
+  // The cases and sums of TwoSidedBuilder::pair_exact, in its order (a
+  // home index 0 is the empty home).
+  const uint32_t a = homes_[x], b = homes_[y];
+  const auto full = [&](uint32_t h) { return home_checkers(home_at(h)) == n_; };
+  if (a == 0) return {b == 0 ? 0.0 : 1.0, b == 0 ? 0.0 : (full(b) ? 2.0 : 1.0)};
+  if (b == 0) return {0.0, full(a) ? -2.0 : -1.0};
+  const size_t at = size_t{x} * homes_.size() + y;
+  if (done_[at]) return memo_[at];
+  double ps = 0, es = 0;
+  const size_t row = size_t{x} * (kRolls + 1);
+  for (int r = 0; r < kRolls; ++r) {
+    double bp = 0, be = -2;
+    for (uint32_t k = succ_begin_[row + static_cast<size_t>(r)];
+         k < succ_begin_[row + static_cast<size_t>(r) + 1]; ++k) {
+      const Value v = value(y, succ_flat_[k]);  // the opponent to move
+      bp = std::max(bp, 1 - v.p);
+      be = std::max(be, -v.e);
+    }
+    const int w = roll_weight(r);
+    ps += w * bp;
+    es += w * be;
+  }
+  memo_[at] = {ps / 36, es / 36};
+  done_[at] = 1;
+  ++valued_;
+  return memo_[at];
 }
 
 }  // namespace loom::nardy::exact

@@ -218,6 +218,43 @@ class TwoSided {
   friend struct TwoSidedBuilder;
 };
 
+/// Exact values (doubles) of the bear-off pairs reachable from one pair of
+/// homes, by recursion with a dense memo over U, the homes either side can
+/// reach: positions whose homes reach few homes are valued exactly whatever
+/// their checker count, with no table built (a 15-checker table takes
+/// 11.8 GB and 40 CPU minutes). Mars is read for checkers=N as in TwoSided,
+/// and the arithmetic is TwoSided's for doubles in the same order, so the
+/// values equal that table's bit for bit.
+class BearoffRecursion {
+ public:
+  /// For the pair (a, b) under mars at checkers=n; ok() is false (nothing
+  /// allocated) when U has more than `max_homes` homes.
+  BearoffRecursion(int n, uint32_t a, uint32_t b, uint32_t max_homes);
+  bool ok() const { return ok_; }
+  /// |U|, and the pairs valued so far (at most |U|^2).
+  uint32_t homes() const { return static_cast<uint32_t>(homes_.size()); }
+  uint64_t pairs() const { return valued_; }
+  /// Both homes in U (every result of a turn of a home in U is in U).
+  double p_win(uint32_t mover, uint32_t opp) { return value(local(mover), local(opp)).p; }
+  double points(uint32_t mover, uint32_t opp) { return value(local(mover), local(opp)).e; }
+
+ private:
+  struct Value {
+    double p = 0, e = 0;
+  };
+  uint32_t local(uint32_t home) const;
+  Value value(uint32_t x, uint32_t y);  // local indices
+  int n_;
+  bool ok_ = false;
+  std::vector<uint32_t> homes_;       ///< U, by local index
+  std::vector<int32_t> index_;        ///< home -> local index, -1 outside U
+  std::vector<uint32_t> succ_begin_;  ///< (x * 22 + r): start in succ_flat_
+  std::vector<uint32_t> succ_flat_;
+  std::vector<Value> memo_;
+  std::vector<uint8_t> done_;
+  uint64_t valued_ = 0;
+};
+
 /// The default cache directory: $XDG_CACHE_HOME/loom, else ~/.cache/loom,
 /// else ./loom-cache.
 std::string default_cache_dir();
@@ -236,6 +273,9 @@ struct RankedTurn {
 /// sides home, at most db.n() checkers each), best first (ties: position
 /// string order). Throws InputError if p is not covered.
 std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, const TwoSided& db,
+                                  const Options& opt = {});
+/// The same with the values of `rec` (every home of p, any checker count).
+std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, BearoffRecursion& rec,
                                   const Options& opt = {});
 
 }  // namespace loom::nardy::exact

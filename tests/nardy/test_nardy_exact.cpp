@@ -477,6 +477,48 @@ TEST_CASE("nardy exact: rank_roll ranks a roll's results by the table", "[nardy]
   CHECK_THROWS_AS(rank_roll(Position::start(), *Roll::parse("51"), t), InputError);
 }
 
+TEST_CASE("nardy exact: the bear-off recursion equals the table of doubles bit for bit",
+          "[nardy][exact]") {
+  // BearoffRecursion (values without a table, for homes of any checker
+  // count) repeats the table's arithmetic in the same order: on N = 6 its
+  // values must be the table's exactly, at the pair asked and at every pair
+  // of its reach it valued.
+  const int n = 6;
+  const TwoSided& t = table(n);
+  REQUIRE(t.exact());
+  uint64_t s = 6;
+  int compared = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t a = static_cast<uint32_t>(splitmix64(s) % t.size());
+    const uint32_t b = static_cast<uint32_t>(splitmix64(s) % t.size());
+    BearoffRecursion rec(n, a, b, 1000);
+    REQUIRE(rec.ok());
+    INFO(home_position(home_at(a), home_at(b), Color::kWhite).to_string());
+    REQUIRE(rec.p_win(a, b) == t.p_win(a, b));
+    REQUIRE(rec.points(a, b) == t.points(a, b));
+    // Every turn's result, both ways round.
+    for (int r = 0; r < kRolls; ++r)
+      for (uint16_t x : Successors::get().of(a, r)) {
+        REQUIRE(rec.p_win(b, x) == t.p_win(b, x));
+        REQUIRE(rec.points(b, x) == t.points(b, x));
+        ++compared;
+      }
+    CHECK(rec.pairs() <= uint64_t{rec.homes()} * rec.homes());
+  }
+  CHECK(compared > 200);
+  // A reach larger than allowed: nothing is valued (the caller uses a table).
+  const uint32_t full6 = home_index(Home{0, 0, 0, 0, 0, 6});
+  BearoffRecursion small(n, full6, full6, 100);
+  CHECK_FALSE(small.ok());
+  BearoffRecursion whole(n, full6, full6, 1000);
+  REQUIRE(whole.ok());
+  // 6 on the 6 point reach most homes of at most 6 checkers, not all: a turn
+  // moves at least 3 pips, so 6 checkers with 34 or 35 pips are out of reach.
+  CHECK(whole.homes() < t.size());
+  CHECK(whole.homes() > 900);
+  CHECK(whole.p_win(full6, full6) == t.p_win(full6, full6));
+}
+
 TEST_CASE("nardy exact: database files are checked and builds resume", "[nardy][exact][files]") {
   fs::path dir = temp_dir("files");
   const int n = 4;

@@ -245,8 +245,10 @@ TEST_CASE("solve nardy: a large database build says so before it starts, termina
   // --max-checkers 15 started an 11.8 GB build with nothing said when
   // standard error was not a terminal. N = 11 (12,376 homes a side, 0.6 GB)
   // is the first that says it; the .tmp path made a directory stops the run
-  // right after the note, before any work.
-  const std::string pos = "W:11,0,0,0,0,0,0,0,0,0,0,0,-11,0,0,0,0,0,0,0,0,0,0,0";
+  // right after the note, before any work. Eleven on each 6 point: their
+  // homes reach thousands of homes, too many for the recursion, which
+  // values 11 on the 1 points without a table.
+  const std::string pos = "W:0,0,0,0,0,11,0,0,0,0,0,0,0,0,0,0,0,-11,0,0,0,0,0,0";
   fs::path dir = cli_dir("note");
   fs::create_directories(loom::nardy::exact::TwoSided::file_name(dir.string(), 11) + ".tmp");
   auto r = run({"solve", "nardy", "--position", pos, "--db", dir.string()});
@@ -319,6 +321,42 @@ TEST_CASE("solve nardy: the standard game's small bear-offs are exact, with thei
   CHECK(j["points"].get<double>() == 0.625);
   CHECK(j["error_bound"]["p_win"].get<double>() <= 1e-12);
   CHECK(r.out.find("fixed-point") == std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("solve nardy: 15 checkers close to home are valued exactly, with no table",
+          "[nardy][exact][cli]") {
+  // Five checkers a side on each of the three points nearest off: the homes
+  // either side can still reach are few, so the recursion values the
+  // position exactly (doubles) instead of building the 11.8 GB table of
+  // N = 15 (fixed point). The value is the roll-weighted average of each
+  // roll's best result, which --dice ranks by the same recursion.
+  fs::path dir = cli_dir("recursion");
+  const std::string pos = "W:5,5,5,0,0,0,0,0,0,0,0,0,-5,-5,-5,0,0,0,0,0,0,0,0,0";
+  auto r = run({"solve", "nardy", "--position", pos, "--json", "--db", dir.string()});
+  REQUIRE(r.code == 0);
+  auto j = last_json(r.out);
+  CHECK(j["method"] == "bear-off recursion");
+  CHECK(j["db_n"] == 15);
+  CHECK(j["error_bound"]["p_win"].get<double>() <= 1e-12);
+  CHECK(j["reachable_homes"].get<int>() > 100);
+  CHECK(r.out.find("fixed-point") == std::string::npos);
+  CHECK_FALSE(fs::exists(loom::nardy::exact::TwoSided::file_name(dir.string(), 15)));
+  const double p = j["p_win"].get<double>();
+  // Every roll bears a checker off from points 1-3, so each side's first turn
+  // does and no mars is possible: points are 2p - 1, computed apart (the
+  // recursion maximises points separately, with mars read for 15).
+  CHECK(std::abs(j["points"].get<double>() - (2 * p - 1)) < 1e-12);
+  double avg = 0;
+  for (const auto& roll : loom::nardy::all_rolls()) {
+    auto rr = run({"solve", "nardy", "--position", pos, "--dice", roll.name(), "--json", "--db",
+                   dir.string()});
+    REQUIRE(rr.code == 0);
+    const auto jr = last_json(rr.out);
+    REQUIRE(jr["method"] == "bear-off recursion");
+    avg += roll.probability() * jr["turns"][0]["p_win"].get<double>();
+  }
+  CHECK(std::abs(avg - p) < 1e-12);
   fs::remove_all(dir);
 }
 
