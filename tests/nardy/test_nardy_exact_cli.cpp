@@ -304,6 +304,22 @@ TEST_CASE("solve nardy --rule checkers=1: an all-home position is valued exactly
   CHECK(std::abs(j["points"].get<double>() - 1.25) < 1e-12);
 }
 
+namespace {
+/// `solve nardy --position pos --json` valued by `method` for N = n, with a
+/// double's error bound and no fixed-point line: its JSON.
+nlohmann::json solved_exactly(const std::string& pos, const fs::path& dir,
+                              const std::string& method, int n) {
+  auto r = run({"solve", "nardy", "--position", pos, "--json", "--db", dir.string()});
+  REQUIRE(r.code == 0);
+  auto j = last_json(r.out);
+  CHECK(j["method"] == method);
+  CHECK(j["db_n"] == n);
+  CHECK(j["error_bound"]["p_win"].get<double>() <= 1e-12);
+  CHECK(r.out.find("fixed-point") == std::string::npos);
+  return j;
+}
+}  // namespace
+
 TEST_CASE("solve nardy: the standard game's small bear-offs are exact, with their bound",
           "[nardy][exact][cli]") {
   // The same position under the standard rules (checkers=15) goes to the
@@ -311,16 +327,10 @@ TEST_CASE("solve nardy: the standard game's small bear-offs are exact, with thei
   // hand count of the test above) and, no mars being possible at K = 15,
   // points 2 p - 1 = 5/8. The fixed-point table answered 0.8124971.
   fs::path dir = cli_dir("small-exact");
-  const std::string pos = "W:0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0";
-  auto r = run({"solve", "nardy", "--position", pos, "--json", "--db", dir.string()});
-  REQUIRE(r.code == 0);
-  auto j = last_json(r.out);
-  CHECK(j["method"] == "bear-off database");
-  CHECK(j["db_n"] == 1);
+  const auto j = solved_exactly("W:0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0", dir,
+                                "bear-off database", 1);
   CHECK(j["p_win"].get<double>() == 0.8125);
   CHECK(j["points"].get<double>() == 0.625);
-  CHECK(j["error_bound"]["p_win"].get<double>() <= 1e-12);
-  CHECK(r.out.find("fixed-point") == std::string::npos);
   fs::remove_all(dir);
 }
 
@@ -333,14 +343,8 @@ TEST_CASE("solve nardy: 15 checkers close to home are valued exactly, with no ta
   // roll's best result, which --dice ranks by the same recursion.
   fs::path dir = cli_dir("recursion");
   const std::string pos = "W:5,5,5,0,0,0,0,0,0,0,0,0,-5,-5,-5,0,0,0,0,0,0,0,0,0";
-  auto r = run({"solve", "nardy", "--position", pos, "--json", "--db", dir.string()});
-  REQUIRE(r.code == 0);
-  auto j = last_json(r.out);
-  CHECK(j["method"] == "bear-off recursion");
-  CHECK(j["db_n"] == 15);
-  CHECK(j["error_bound"]["p_win"].get<double>() <= 1e-12);
+  const auto j = solved_exactly(pos, dir, "bear-off recursion", 15);
   CHECK(j["reachable_homes"].get<int>() > 100);
-  CHECK(r.out.find("fixed-point") == std::string::npos);
   CHECK_FALSE(fs::exists(loom::nardy::exact::TwoSided::file_name(dir.string(), 15)));
   const double p = j["p_win"].get<double>();
   // Every roll bears a checker off from points 1-3, so each side's first turn
