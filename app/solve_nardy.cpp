@@ -187,43 +187,43 @@ void solve_nardy(const NardyGame& game, const NardySolveArgs& a, std::ostream& o
   if (homes) {
     const int n =
         std::max({1, exact::home_checkers(homes->first), exact::home_checkers(homes->second)});
-    uint32_t me = exact::home_index(homes->first), them = exact::home_index(homes->second);
+    const uint32_t me = exact::home_index(homes->first), them = exact::home_index(homes->second);
+    // The value, the roll's results and the proven bounds on |value -
+    // exact| (docs/nardy-exact.md) from a table or the recursion. Mars needs
+    // a side with all K on the board; both read mars at checkers=N, so
+    // their points hold when K = N, and 2 p - 1 when K > N.
+    // `more` adds the source's own fields once everything is valued.
+    const auto report = [&](auto& values, const std::string& method, double p_bound,
+                            double points_bound, const auto& more) {
+      const double pw = values.p_win(me, them);
+      const double pts = opt.checkers == n ? values.points(me, them) : 2 * pw - 1;
+      if (a.dice)
+        for (auto& r : exact::rank_roll(p, *a.dice, values, opt))
+          turns.push_back({r.position, r.turn, r.p_win});
+      json extra = json::object();
+      more(extra);
+      extra["db_n"] = n;
+      extra["error_bound"] = {{"p_win", p_bound},
+                              {"points", opt.checkers == n ? points_bound : 2 * p_bound}};
+      print_value(p, opt, pw, pts, expected_turns(p), turns, a, method, extra, out);
+    };
     // Above 8 checkers the tables are fixed point (and up to 11.8 GB): when
     // the homes the two sides can still reach are few, the values come
     // exactly from a recursion over them instead, with no table.
     if (n > exact::TwoSided::kExactMax) {
       exact::BearoffRecursion rec(n, me, them, kRecursionHomes);
       if (rec.ok()) {
-        const double pw = rec.p_win(me, them);
-        const double pts = opt.checkers == n ? rec.points(me, them) : 2 * pw - 1;
-        if (a.dice)
-          for (auto& r : exact::rank_roll(p, *a.dice, rec, opt))
-            turns.push_back({r.position, r.turn, r.p_win});
-        json extra{{"db_n", n},
-                   {"error_bound",
-                    {{"p_win", exact::TwoSided::kExactBound},
-                     {"points", exact::TwoSided::kExactBound * (opt.checkers == n ? 1 : 2)}}},
-                   {"reachable_homes", rec.homes()},
-                   {"pairs", rec.pairs()}};
-        print_value(p, opt, pw, pts, expected_turns(p), turns, a, "bear-off recursion", extra, out);
+        report(rec, "bear-off recursion", exact::TwoSided::kExactBound,
+               exact::TwoSided::kExactBound, [&](json& x) {
+                 x["reachable_homes"] = rec.homes();
+                 x["pairs"] = rec.pairs();
+               });
         return;
       }
     }
     std::string dir = a.db_dir.empty() ? exact::default_cache_dir() : a.db_dir;
     const auto& db = exact::TwoSided::cached(n, dir, &err, a.tty, a.threads, a.stop_after);
-    double pw = db.p_win(me, them);
-    // Mars needs a side with all K on the board; the table reads mars at
-    // checkers=N, so its points hold when K = N, and 2 p - 1 when K > N.
-    double pts = opt.checkers == n ? db.points(me, them) : 2 * pw - 1;
-    // The proven bounds on |value - exact| (docs/nardy-exact.md): double
-    // rounding for N <= 8, the fixed point's for the larger tables.
-    const double pts_bound = opt.checkers == n ? db.points_bound() : 2 * db.p_bound();
-    json extra{{"db_n", n}, {"error_bound", {{"p_win", db.p_bound()}, {"points", pts_bound}}}};
-    if (a.dice) {
-      for (auto& r : exact::rank_roll(p, *a.dice, db, opt))
-        turns.push_back({r.position, r.turn, r.p_win});
-    }
-    print_value(p, opt, pw, pts, expected_turns(p), turns, a, "bear-off database", extra, out);
+    report(db, "bear-off database", db.p_bound(), db.points_bound(), [](json&) {});
     return;
   }
   if (opt.checkers <= exact::FewCheckers::kMaxK) {

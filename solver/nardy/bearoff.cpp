@@ -339,6 +339,35 @@ constexpr uint64_t kChunkPairs = uint64_t{1} << 22;
 
 }  // namespace
 
+namespace {
+/// The two-sided equations of docs/nardy-exact.md in doubles for the pair
+/// (a, b): `full(h)` says whether home h has all N on the board (a loss
+/// against it is a mars), `read(x)` gives the values of (b, x), the
+/// opponent to move once the mover has left home x. The table of doubles
+/// and BearoffRecursion both evaluate every pair here, in this order.
+template <class Full, class Read>
+PairValue pair_equation(uint32_t a, uint32_t b, const Full& full, const Read& read) {
+  if (a == 0)  // the mover has none left: it has won (not a real turn)
+    return {b == 0 ? 0.0 : 1.0, b == 0 ? 0.0 : (full(b) ? 2.0 : 1.0)};
+  if (b == 0) return {0.0, full(a) ? -2.0 : -1.0};  // the opponent has borne off all
+  const Successors& S = Successors::get();
+  double ps = 0, es = 0;
+  for (int r = 0; r < kRolls; ++r) {
+    double bp = 0, be = -2;
+    for (uint16_t x : S.of(a, r)) {
+      // x == 0 reads (b, 0): P 0, E -win.
+      const PairValue v = read(x);
+      bp = std::max(bp, 1 - v.p);
+      be = std::max(be, -v.e);
+    }
+    const int w = roll_weight(r);
+    ps += w * bp;
+    es += w * be;
+  }
+  return {ps / 36, es / 36};
+}
+}  // namespace
+
 struct TwoSidedBuilder {
   TwoSided& t;
   const Layout& L;
@@ -359,34 +388,16 @@ struct TwoSidedBuilder {
 
   /// The doubles: the equations of docs/nardy-exact.md as written.
   void pair_exact(uint32_t a, uint32_t b) {
-    const size_t at = size_t{a} * t.size_ + b;
-    if (a == 0) {  // the mover has none left: it has won (not a real turn)
-      t.pd_[at] = b == 0 ? 0 : 1;
-      t.ed_[at] = b == 0 ? 0 : (full[b] ? 2 : 1);
-      return;
-    }
-    if (b == 0) {  // the opponent has borne off all: the mover lost
-      t.pd_[at] = 0;
-      t.ed_[at] = -(full[a] ? 2 : 1);
-      return;
-    }
     const double* prow = t.pd_.data() + size_t{b} * t.size_;
     const double* erow = t.ed_.data() + size_t{b} * t.size_;
-    double ps = 0, es = 0;
-    for (int r = 0; r < kRolls; ++r) {
-      auto succ = S.of(a, r);
-      double bp = 0, be = -2;
-      for (uint16_t x : succ) {
-        // (b, x): the opponent to move; x == 0 reads (b, 0): P 0, E -win.
-        bp = std::max(bp, 1 - prow[x]);
-        be = std::max(be, -erow[x]);
-      }
-      const int w = roll_weight(r);
-      ps += w * bp;
-      es += w * be;
-    }
-    t.pd_[at] = ps / 36;
-    t.ed_[at] = es / 36;
+    const PairValue v = pair_equation(
+        a, b, [&](uint32_t h) { return full[h] != 0; },
+        [&](uint32_t x) {
+          return PairValue{prow[x], erow[x]};
+        });
+    const size_t at = size_t{a} * t.size_ + b;
+    t.pd_[at] = v.p;
+    t.ed_[at] = v.e;
   }
 
   /// Fixed point: in integers, each stored value rounded to nearest.
@@ -715,21 +726,20 @@ const TwoSided& TwoSided::cached(int n, const std::string& dir, std::ostream* lo
 }
 
 namespace {
-/// Every distinct result of `roll` from the bear-off position p, ranked by
-/// `opp_value(opp, a)` (the opponent's winning chance, opponent to move).
+/// Every distinct result of `roll` from the bear-off position p (the
+/// opponent's home `opp`), ranked by `opp_value(opp, a)`: the opponent's
+/// winning chance, the opponent to move, the mover's home now a.
 template <class F>
-std::vector<RankedTurn> rank_by(const Position& p, Roll roll, const Options& opt, F&& opp_value) {
-  const auto homes = bearoff_homes(p);
+std::vector<RankedTurn> rank_by(const Position& p, Roll roll, const Options& opt, uint32_t opp,
+                                F&& opp_value) {
   TurnGenerator gen(opt);
   std::vector<Child> kids;
   gen.turns(p, roll, kids);
-  const uint32_t opp = home_index(homes->second);
   std::vector<RankedTurn> out;
   for (const Child& c : kids) {
     auto mine = home_of(c.position, p.to_move());
     if (!mine) throw std::logic_error("bear-off turn left home");
-    uint32_t a = home_index(*mine);
-    out.push_back({c.position, c.turn, 1.0 - opp_value(opp, a)});
+    out.push_back({c.position, c.turn, 1.0 - opp_value(opp, home_index(*mine))});
   }
   std::sort(out.begin(), out.end(), [](const RankedTurn& x, const RankedTurn& y) {
     if (x.p_win != y.p_win) return x.p_win > y.p_win;
@@ -745,14 +755,16 @@ std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, const TwoSided& 
   if (!homes || home_checkers(homes->first) > db.n() || home_checkers(homes->second) > db.n())
     throw InputError("position " + p.to_string() +
                      " is not in the bear-off database (N=" + std::to_string(db.n()) + ")");
-  return rank_by(p, roll, opt, [&](uint32_t o, uint32_t a) { return db.p_win(o, a); });
+  return rank_by(p, roll, opt, home_index(homes->second),
+                 [&](uint32_t o, uint32_t a) { return db.p_win(o, a); });
 }
 
 std::vector<RankedTurn> rank_roll(const Position& p, Roll roll, BearoffRecursion& rec,
                                   const Options& opt) {
-  if (!bearoff_homes(p))
-    throw InputError("position " + p.to_string() + " is not a bear-off position");
-  return rank_by(p, roll, opt, [&](uint32_t o, uint32_t a) { return rec.p_win(o, a); });
+  auto homes = bearoff_homes(p);
+  if (!homes) throw InputError("position " + p.to_string() + " is not a bear-off position");
+  return rank_by(p, roll, opt, home_index(homes->second),
+                 [&](uint32_t o, uint32_t a) { return rec.p_win(o, a); });
 }
 
 BearoffRecursion::BearoffRecursion(int n, uint32_t a, uint32_t b, uint32_t max_homes) : n_(n) {
@@ -784,20 +796,13 @@ BearoffRecursion::BearoffRecursion(int n, uint32_t a, uint32_t b, uint32_t max_h
     index_.clear();
     return;
   }
-  // The successor lists in local indices, in the Successors order.
-  const size_t u = homes_.size();
-  succ_begin_.resize(u * (kRolls + 1));
-  for (size_t x = 0; x < u; ++x)
-    for (int r = 0; r <= kRolls; ++r) {
-      succ_begin_[x * (kRolls + 1) + static_cast<size_t>(r)] =
-          static_cast<uint32_t>(succ_flat_.size());
-      if (r < kRolls)
-        for (uint16_t y : S.of(homes_[x], r))
-          succ_flat_.push_back(static_cast<uint32_t>(index_[y]));
-    }
-  memo_.resize(u * u);
-  done_.assign(u * u, 0);
+  memo_.resize(homes_.size() * homes_.size());
   ok_ = true;
+}
+
+uint64_t BearoffRecursion::pairs() const {
+  return static_cast<uint64_t>(
+      std::count_if(memo_.begin(), memo_.end(), [](const PairValue& v) { return v.p >= 0; }));
 }
 
 uint32_t BearoffRecursion::local(uint32_t home) const {
@@ -806,33 +811,13 @@ uint32_t BearoffRecursion::local(uint32_t home) const {
   return static_cast<uint32_t>(index_[home]);
 }
 
-BearoffRecursion::Value BearoffRecursion::value(uint32_t x, uint32_t y) {
-  // The cases and sums of TwoSidedBuilder::pair_exact, in its order (a
-  // home index 0 is the empty home).
-  const uint32_t a = homes_[x], b = homes_[y];
-  const auto full = [&](uint32_t h) { return home_checkers(home_at(h)) == n_; };
-  if (a == 0) return {b == 0 ? 0.0 : 1.0, b == 0 ? 0.0 : (full(b) ? 2.0 : 1.0)};
-  if (b == 0) return {0.0, full(a) ? -2.0 : -1.0};
-  const size_t at = size_t{x} * homes_.size() + y;
-  if (done_[at]) return memo_[at];
-  double ps = 0, es = 0;
-  const size_t row = size_t{x} * (kRolls + 1);
-  for (int r = 0; r < kRolls; ++r) {
-    double bp = 0, be = -2;
-    for (uint32_t k = succ_begin_[row + static_cast<size_t>(r)];
-         k < succ_begin_[row + static_cast<size_t>(r) + 1]; ++k) {
-      const Value v = value(y, succ_flat_[k]);  // the opponent to move
-      bp = std::max(bp, 1 - v.p);
-      be = std::max(be, -v.e);
-    }
-    const int w = roll_weight(r);
-    ps += w * bp;
-    es += w * be;
-  }
-  memo_[at] = {ps / 36, es / 36};
-  done_[at] = 1;
-  ++valued_;
-  return memo_[at];
+PairValue BearoffRecursion::value(uint32_t x, uint32_t y) {
+  PairValue& m = memo_[size_t{x} * homes_.size() + y];  // the memo never grows
+  if (m.p < 0)
+    m = pair_equation(
+        homes_[x], homes_[y], [&](uint32_t h) { return home_checkers(home_at(h)) == n_; },
+        [&](uint32_t h) { return value(y, static_cast<uint32_t>(index_[h])); });
+  return m;
 }
 
 }  // namespace loom::nardy::exact

@@ -218,13 +218,19 @@ class TwoSided {
   friend struct TwoSidedBuilder;
 };
 
+/// A pair's values in doubles: the mover's winning chance and expected
+/// points. In the recursion's memo, p < 0 marks a pair not valued yet.
+struct PairValue {
+  double p = -1, e = 0;
+};
+
 /// Exact values (doubles) of the bear-off pairs reachable from one pair of
 /// homes, by recursion with a dense memo over U, the homes either side can
 /// reach: positions whose homes reach few homes are valued exactly whatever
 /// their checker count, with no table built (a 15-checker table takes
-/// 11.8 GB and 40 CPU minutes). Mars is read for checkers=N as in TwoSided,
-/// and the arithmetic is TwoSided's for doubles in the same order, so the
-/// values equal that table's bit for bit.
+/// 11.8 GB and 40 CPU minutes). Mars is read for checkers=N as in TwoSided;
+/// a pair is evaluated by the same function as the table of doubles uses,
+/// so the values equal that table's bit for bit.
 class BearoffRecursion {
  public:
   /// For the pair (a, b) under mars at checkers=n; ok() is false (nothing
@@ -233,26 +239,19 @@ class BearoffRecursion {
   bool ok() const { return ok_; }
   /// |U|, and the pairs valued so far (at most |U|^2).
   uint32_t homes() const { return static_cast<uint32_t>(homes_.size()); }
-  uint64_t pairs() const { return valued_; }
+  uint64_t pairs() const;
   /// Both homes in U (every result of a turn of a home in U is in U).
   double p_win(uint32_t mover, uint32_t opp) { return value(local(mover), local(opp)).p; }
   double points(uint32_t mover, uint32_t opp) { return value(local(mover), local(opp)).e; }
 
  private:
-  struct Value {
-    double p = 0, e = 0;
-  };
   uint32_t local(uint32_t home) const;
-  Value value(uint32_t x, uint32_t y);  // local indices
+  PairValue value(uint32_t x, uint32_t y);  // local indices
   int n_;
   bool ok_ = false;
-  std::vector<uint32_t> homes_;       ///< U, by local index
-  std::vector<int32_t> index_;        ///< home -> local index, -1 outside U
-  std::vector<uint32_t> succ_begin_;  ///< (x * 22 + r): start in succ_flat_
-  std::vector<uint32_t> succ_flat_;
-  std::vector<Value> memo_;
-  std::vector<uint8_t> done_;
-  uint64_t valued_ = 0;
+  std::vector<uint32_t> homes_;  ///< U, by local index
+  std::vector<int32_t> index_;   ///< home -> local index, -1 outside U
+  std::vector<PairValue> memo_;  ///< |U| x |U|, mover's local index major
 };
 
 /// The default cache directory: $XDG_CACHE_HOME/loom, else ~/.cache/loom,
