@@ -480,9 +480,9 @@ TEST_CASE("nardy exact: rank_roll ranks a roll's results by the table", "[nardy]
 TEST_CASE("nardy exact: the bear-off recursion equals the table of doubles bit for bit",
           "[nardy][exact]") {
   // BearoffRecursion (values without a table, for homes of any checker
-  // count) repeats the table's arithmetic in the same order: on N = 6 its
-  // values must be the table's exactly, at the pair asked and at every pair
-  // of its reach it valued.
+  // count) evaluates every pair by the table's own function: on N = 6 its
+  // values must be the table's exactly, at the pair asked and at the
+  // results of its turns.
   const int n = 6;
   const TwoSided& t = table(n);
   REQUIRE(t.exact());

@@ -50,6 +50,23 @@ const char* kBearoff = "W:2,0,0,0,1,0,0,0,0,0,0,0,0,-1,0,0,0,-1,0,0,0,0,0,0";
 
 }  // namespace
 
+namespace {
+/// The roll-weighted average of each roll's best result as `solve nardy
+/// --dice` ranks them (each run valued by `method`): a position's value.
+double best_turn_average(const std::string& pos, const fs::path& dir, const std::string& method) {
+  double avg = 0;
+  for (const auto& roll : loom::nardy::all_rolls()) {
+    auto r = run({"solve", "nardy", "--position", pos, "--dice", roll.name(), "--json", "--db",
+                  dir.string()});
+    REQUIRE(r.code == 0);
+    const auto j = last_json(r.out);
+    REQUIRE(j["method"] == method);
+    avg += roll.probability() * j["turns"][0]["p_win"].get<double>();
+  }
+  return avg;
+}
+}  // namespace
+
 TEST_CASE("solve nardy --position: bear-off values as JSON", "[nardy][exact][cli]") {
   fs::path dir = cli_dir("json");
   auto r = run({"solve", "nardy", "--position", kBearoff, "--json", "--db", dir.string()});
@@ -84,13 +101,7 @@ TEST_CASE("solve nardy --position: bear-off values as JSON", "[nardy][exact][cli
   }
   // The roll's best is at most the position's value averaged... and the
   // value of the position is the average over rolls of each roll's best:
-  double avg = 0;
-  for (const auto& roll : loom::nardy::all_rolls()) {
-    auto rr = run({"solve", "nardy", "--position", kBearoff, "--dice", roll.name(), "--json",
-                   "--db", dir.string()});
-    REQUIRE(rr.code == 0);
-    avg += roll.probability() * last_json(rr.out)["turns"][0]["p_win"].get<double>();
-  }
+  const double avg = best_turn_average(kBearoff, dir, "bear-off database");
   // To double rounding: the N = 3 table holds doubles (1e-4 was needed
   // when it held fixed point).
   CHECK(std::abs(avg - p) < 1e-12);
@@ -351,16 +362,7 @@ TEST_CASE("solve nardy: 15 checkers close to home are valued exactly, with no ta
   // does and no mars is possible: points are 2p - 1, computed apart (the
   // recursion maximises points separately, with mars read for 15).
   CHECK(std::abs(j["points"].get<double>() - (2 * p - 1)) < 1e-12);
-  double avg = 0;
-  for (const auto& roll : loom::nardy::all_rolls()) {
-    auto rr = run({"solve", "nardy", "--position", pos, "--dice", roll.name(), "--json", "--db",
-                   dir.string()});
-    REQUIRE(rr.code == 0);
-    const auto jr = last_json(rr.out);
-    REQUIRE(jr["method"] == "bear-off recursion");
-    avg += roll.probability() * jr["turns"][0]["p_win"].get<double>();
-  }
-  CHECK(std::abs(avg - p) < 1e-12);
+  CHECK(std::abs(best_turn_average(pos, dir, "bear-off recursion") - p) < 1e-12);
   fs::remove_all(dir);
 }
 
