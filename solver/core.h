@@ -121,6 +121,13 @@ inline bool key_equal(const Key& a, const Key& b) {
 /// unless two distinct images share a 64-bit hash; then the class may be
 /// stored twice, which costs space but never changes a value (each stored
 /// position is still solved exactly; lookups compare whole keys).
+///
+/// A game whose symmetries can carry a position into another game (Migong:
+/// a symmetry that does not keep the edge colouring) says which k keep it
+/// (maps_to_same_game(k)); only those images are compared. Their set is
+/// the same for every position of a class (the ones that keep the game
+/// form a group), so the representative is still one per class, and it
+/// stays in the game's own frame.
 template <Game S>
 class Canonicalizer {
  public:
@@ -145,6 +152,7 @@ class Canonicalizer {
         int best_k = 0;
         bool tie = false;
         for (int k = 1; k < count_; ++k) {
+          if (!keeps_game(s, k)) continue;
           uint64_t h = s.transformed_hash(k);
           if (h < best_h) {
             best_h = h;
@@ -162,6 +170,7 @@ class Canonicalizer {
       S best = s;
       uint64_t best_h = s.hash();
       for (int k = 1; k < count_; ++k) {
+        if (!keeps_game(s, k)) continue;
         S t = s.transformed(k);
         uint64_t h = t.hash();
         if (h < best_h || (h == best_h && tie_less(t, best))) {
@@ -178,6 +187,16 @@ class Canonicalizer {
 
  private:
   static constexpr int kNumSyms = 12;
+  /// Whether symmetry k maps s into its own game (always, unless the game
+  /// says otherwise).
+  static bool keeps_game(const S& s, int k) {
+    if constexpr (requires {
+                    { s.maps_to_same_game(k) } -> std::convertible_to<bool>;
+                  })
+      return s.maps_to_same_game(k);
+    else
+      return true;
+  }
   static bool tie_less(const S& a, const S& b) {
     if constexpr (Packable<S>) {
       using P = typename S::Packed;

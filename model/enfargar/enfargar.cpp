@@ -453,6 +453,18 @@ std::string State<W>::check_invariants() const {
 }
 
 template <int W>
+uint64_t State<W>::transformed_hash(int k) const {
+  // recompute_hash() of the image: the stones' keys move with the map.
+  const HexGeometry& g = geo();
+  uint64_t h = to_move_ == Color::kWhite ? ctx_->side_key() : 0;
+  if (passes_ > 0) h ^= ctx_->pass_key(passes_);
+  if (wiped_) h ^= ctx_->wiped_key();
+  for (Color c : {Color::kBlack, Color::kWhite})
+    stones_[idx(c)].for_each([&](int s) { h ^= ctx_->key(g.map_site(k, s), c); });
+  return h;
+}
+
+template <int W>
 State<W> State<W>::transformed(int k) const {
   State t = *this;
   for (int c = 0; c < 2; ++c) t.stones_[c] = ctx_->masks.map(k, stones_[c]);

@@ -115,6 +115,9 @@ class State {
   std::string check_invariants() const;
 
   State transformed(int k) const;
+  /// transformed(k).hash() without building the image (the solvers'
+  /// canonical form compares images by hash and builds only the one it keeps).
+  uint64_t transformed_hash(int k) const;
 
   /// Compact image for solver tables and checkpoint files: both colours'
   /// stones, the side to move in the top bit of the last word (the padded

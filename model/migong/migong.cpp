@@ -42,11 +42,30 @@ std::optional<int> parse_pattern(std::string_view t) {
   return p;
 }
 
+namespace {
+
+/// map_pattern for every symmetry and pattern.
+struct PatternMaps {
+  std::array<std::array<uint8_t, 64>, kNumSymmetries> map{};
+  PatternMaps() {
+    for (int k = 0; k < kNumSymmetries; ++k)
+      for (int p = 0; p < 64; ++p) {
+        int out = 0;
+        for (int i = 0; i < 6; ++i)
+          if ((p >> i) & 1) out |= 1 << HexGeometry::map_dir(k, i);
+        map[k][p] = static_cast<uint8_t>(out);
+      }
+  }
+};
+const PatternMaps& pattern_maps() {
+  static const PatternMaps maps;
+  return maps;
+}
+
+}  // namespace
+
 int map_pattern(int k, int p) {
-  int out = 0;
-  for (int i = 0; i < 6; ++i)
-    if ((p >> i) & 1) out |= 1 << HexGeometry::map_dir(k, i);
-  return out;
+  return pattern_maps().map[k][p];
 }
 
 std::vector<RuleSpec> Options::specs() {
@@ -95,6 +114,13 @@ Context<W>::Context(int side, Options o, EdgeColouring edges)
     cons0_[s] = static_cast<uint16_t>(mask << 6 | value);
   }
   for (int c = 0; c < 16; ++c) status_keys_[c] = mix(0x737461747573ull /* "status" */ + c);
+  // The pieces' keys depend on nothing but W: made once, shared.
+  static const std::vector<uint64_t> keys = [] {
+    std::vector<uint64_t> k(static_cast<size_t>(kSlots) * 2 * 64);
+    for (size_t x = 0; x < k.size(); ++x) k[x] = mix(x ^ 0x6d69676f6e67ull /* "migong" */);
+    return k;
+  }();
+  keys_ = &keys;
   salt_ = mix(edges_.digest() ^ (opt_.wedges ? 0x10 : 0) ^ (opt_.pie ? 0x20 : 0));
 }
 
@@ -310,11 +336,79 @@ ScoreSheet State<W>::score() const {
 }
 
 template <int W>
+std::array<int, 2> State<W>::scores() const {
+  // The same groups as score(), on the stack: union-find over wedges with
+  // the root the lowest wedge, then for each group its measure's balance
+  // (+1 a Blue group, -1 a Yellow one).
+  constexpr int kWedges = kSlots * 6;
+  std::array<int16_t, kWedges> parent;
+  const BB occ = occupied();
+  const auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const auto unite = [&](int a, int b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[std::max(a, b)] = static_cast<int16_t>(std::min(a, b));
+  };
+  const auto blue = [&](int s, int i) { return (pattern_[s] >> i) & 1; };
+  occ.for_each([&](int s) {
+    for (int i = 0; i < 6; ++i) parent[s * 6 + i] = static_cast<int16_t>(s * 6 + i);
+  });
+  occ.for_each([&](int s) {
+    for (int i = 0; i < 6; ++i)
+      if (blue(s, i) == blue(s, (i + 1) % 6)) unite(s * 6 + i, s * 6 + (i + 1) % 6);
+    for (int d = 0; d < 3; ++d) {  // each shared edge once: E, NE, NW
+      const int t = ctx_->cell_neighbour(s, d);
+      if (t >= 0 && occ.test(t) && blue(s, d) == blue(t, opposite(d)))
+        unite(s * 6 + d, t * 6 + opposite(d));
+    }
+  });
+  // Per root: its measure so far and the last site counted (extent).
+  std::array<int16_t, kWedges> measure, last_site;
+  occ.for_each([&](int s) {
+    for (int i = 0; i < 6; ++i) {
+      measure[s * 6 + i] = 0;
+      last_site[s * 6 + i] = -1;
+    }
+  });
+  const bool by_wedges = ctx_->options().wedges;
+  occ.for_each([&](int s) {
+    for (int i = 0; i < 6; ++i) {
+      const int r = find(s * 6 + i);
+      if (by_wedges) {
+        ++measure[r];
+      } else if (last_site[r] != s) {
+        last_site[r] = static_cast<int16_t>(s);
+        ++measure[r];
+      }
+    }
+  });
+  std::array<int16_t, kWedges + 1> balance{};
+  int top = 0;
+  occ.for_each([&](int s) {
+    for (int i = 0; i < 6; ++i) {
+      const int w = s * 6 + i;
+      if (parent[w] != w) continue;
+      balance[measure[w]] += blue(s, i) ? 1 : -1;
+      top = std::max(top, static_cast<int>(measure[w]));
+    }
+  });
+  std::array<int, 2> sc{};
+  for (int k = top; k > 0 && (sc[0] == 0 || sc[1] == 0); --k) {
+    if (sc[0] == 0 && balance[k] > 0) sc[0] = k;
+    if (sc[1] == 0 && balance[k] < 0) sc[1] = k;
+  }
+  return sc;
+}
+
+template <int W>
 Outcome State<W>::outcome() const {
   if (!is_terminal()) return {};
-  ScoreSheet sh = score();
+  const std::array<int, 2> sc = scores();
   Color last = last_placer_ >= 0 ? static_cast<Color>(last_placer_) : Color::kBlack;
-  Color winner_colour = decide(sh.score[0], sh.score[1], colour_of(last));
+  Color winner_colour = decide(sc[0], sc[1], colour_of(last));
   return Outcome::win(seat_of(winner_colour));
 }
 
@@ -407,6 +501,17 @@ State<W> State<W>::transformed(int k) const {
   t.last_placer_ = last_placer_;
   t.hash_ = t.recompute_hash();
   return t;
+}
+
+template <int W>
+uint64_t State<W>::transformed_hash(int k) const {
+  // The status keys are the same in every context; the salt is the image's.
+  uint64_t h = status_hash() ^ ctx_->salt() ^ ctx_->image(k).salt();
+  const HexGeometry& g = geo();
+  const auto& pm = pattern_maps().map[k];
+  for (Color c : {Color::kBlack, Color::kWhite})
+    placed_[idx(c)].for_each([&](int s) { h ^= ctx_->key(g.map_site(k, s), c, pm[pattern_[s]]); });
+  return h;
 }
 
 template <int W>

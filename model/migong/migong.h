@@ -110,9 +110,8 @@ class Context {
 
   /// Zobrist key of a piece: site, the colour whose set it came from, pattern.
   uint64_t key(int site, Color owner, int pattern) const {
-    uint64_t x = (static_cast<uint64_t>(site) * 2 + static_cast<uint64_t>(idx(owner))) * 64 +
-                 static_cast<uint64_t>(pattern);
-    return mix(x ^ 0x6d69676f6e67ull /* "migong" */);
+    return (*keys_)[(static_cast<size_t>(site) * 2 + static_cast<size_t>(idx(owner))) * 64 +
+                    static_cast<size_t>(pattern)];
   }
   /// Key of the status fields (side to move, swap, passes, last placer) and
   /// of the edge colouring (so states of different colourings never collide).
@@ -139,6 +138,8 @@ class Context {
   std::array<uint16_t, kSlots> cons0_{};
   uint64_t salt_ = 0;
   std::array<uint64_t, 16> status_keys_{};
+  /// key(): [(site * 2 + owner) * 64 + pattern], one table for every context.
+  const std::vector<uint64_t>* keys_ = nullptr;
   std::array<const Context*, kNumSymmetries> images_{};
 };
 
@@ -222,6 +223,9 @@ class State {
   Outcome outcome() const;
   /// Groups and scores of the position as it stands.
   ScoreSheet score() const;
+  /// score().score without the sheet (no allocation): what outcome() and
+  /// the solvers' leaves need.
+  std::array<int, 2> scores() const;
 
   std::string move_name(const Move& m) const;
   /// `PATTERN@site`, `pass` or `swap`. The centre parses (it is a site) and
@@ -234,6 +238,13 @@ class State {
 
   /// The position carried along by symmetry k, in the context image(k).
   State transformed(int k) const;
+  /// transformed(k).hash() without building the image: the solvers'
+  /// canonical form (solver/core.h Canonicalizer) compares the images by
+  /// hash and builds only the one it keeps.
+  uint64_t transformed_hash(int k) const;
+  /// Whether symmetry k keeps the edge colouring (its image is a position
+  /// of this game, not of the game with the colouring mapped).
+  bool maps_to_same_game(int k) const { return &ctx_->image(k) == ctx_.p; }
   Move map_move(int k, const Move& m) const {
     if (!m.is_placement()) return m;
     return {static_cast<int16_t>(geo().map_site(k, m.site)),

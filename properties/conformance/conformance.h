@@ -201,6 +201,8 @@ void prop_symmetry(const std::function<S()>& start, const Options& opt) {
     RC_ASSERT(mapped == mt);
     RC_ASSERT(s.is_terminal() == t.is_terminal());
     RC_ASSERT(s.outcome() == t.outcome());
+    // The image's hash without building it (the solvers' canonical form).
+    if constexpr (requires { s.transformed_hash(k); }) RC_ASSERT(s.transformed_hash(k) == t.hash());
     // Playing a move and its image commutes with the symmetry.
     if (!ms.empty()) {
       auto m = ms[*rc::gen::inRange<size_t>(0, ms.size())];

@@ -53,6 +53,10 @@ std::string migong_step(const migong::State<W>& before, const typename migong::S
       return "after a swap the same colour moves (now held by the other player)";
   }
   if (after.is_terminal() != (after.passes() == 2)) return "end is not two passes in a row";
+  // The solvers' scores (no sheet) are the sheet's.
+  const auto sheet = after.score();
+  if (after.scores()[0] != sheet.score[0] || after.scores()[1] != sheet.score[1])
+    return "scores() differs from score()";
   return "";
 }
 
@@ -128,6 +132,7 @@ TEST_CASE("migong: image contexts of the default colouring", "[migong][conforman
     bool odd = (k % 6) % 2 == 1;
     INFO("symmetry " << k);
     CHECK((&ctx->image(k) == ctx.get()) == !odd);
+    CHECK(migong::State<1>(ctx.get()).maps_to_same_game(k) == !odd);
     CHECK(ctx->image(k).edges() == (odd ? ctx->edges().inverted() : ctx->edges()));
     for (int j = 0; j < kNumSymmetries; ++j)
       CHECK(&ctx->image(k).image(j) == &ctx->image(HexGeometry::compose(k, j)));
