@@ -22,8 +22,10 @@ std::vector<CommandSpec> audit_commands() {
          auto size = std::make_shared<int>(0);
          auto play_size = std::make_shared<int>(0);
          cmd->add_option("game", a->game, "game name")->required();
-         add_int_option(cmd, "--size", *size, "board side for the proofs (default 2)", kMinSide,
-                        kMaxSide);
+         add_int_option(cmd, "--size", *size,
+                        "board side for the proofs (default: the game's recommended board, "
+                        "CONVENTIONS.md; 2 or 3 for exhaustive proofs)",
+                        kMinSide, kMaxSide);
          add_int_option(cmd, "--play-size", *play_size,
                         "board side for the playouts (default: the recommended board)", kMinSide,
                         kMaxSide);

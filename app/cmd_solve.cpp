@@ -111,7 +111,8 @@ std::string method_run(const AnyGame& g, const solver::SolveOptions& o, const st
 /// Options that only some methods read, refused (not ignored) by the others:
 /// a user who bounds a run by a limit its method does not read would get an
 /// unbounded run.
-void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen, bool partitioned) {
+void refuse_unused(const GameArgs& ga, const AnyGame& g, const std::string& run, bool chosen,
+                   bool partitioned) {
   if (run == "auto") return;  // a board too large for the solver: refused by it
   const std::vector<std::string> alpha_beta = {"dfs", "compact", "dfpn", "superko"};
   const std::vector<std::pair<const char*, std::vector<std::string>>> readers = {
@@ -133,6 +134,14 @@ void refuse_unused(const GameArgs& ga, const std::string& run, bool chosen, bool
     throw InputError(
         "--kept-mb is not used by --method dense with --checkpoint or under mpirun (those runs "
         "keep no successor lists)");
+  // Only a game without retrograde moves (Enfargar) keeps successor lists.
+  bool retractable = false;
+  visit_state(g, [&](const auto& s) {
+    retractable = solver::RetractableGame<std::remove_cvref_t<decltype(s)>>;
+  });
+  if (run == "dense" && retractable && ga.given("--kept-mb"))
+    throw InputError("--kept-mb is not used by --method dense for " + ga.game +
+                     " (its solve walks the retrograde moves and keeps no successor lists)");
   if (ga.given("--checkpoint-interval") && !ga.given("--checkpoint"))
     throw InputError("--checkpoint-interval: only with --checkpoint");
 }
@@ -246,8 +255,9 @@ std::vector<CommandSpec> solve_commands() {
                            "table) instead of the first moves (--method dfs or superko)");
              cmd->add_option(
                     "--method", a->method,
-                    "auto (default: retrograde, or dfs for scored games; Gadur and Enfargar "
-                    "up to side 3 go on by dense past 200,000 positions), retrograde "
+                    "auto (default: retrograde, or dfs for scored games and on sides 5 to 9; "
+                    "Gadur and Enfargar up to side 3 go on by dense past 200,000 positions), "
+                    "retrograde "
                     "(exhaustive, handles cycles), dense "
                     "(retrograde over a base-3 index: Gadur, Enfargar up to side 3), "
                     "dfs (alpha-beta, acyclic games), compact (win/loss alpha-beta, "
@@ -280,8 +290,8 @@ std::vector<CommandSpec> solve_commands() {
                             "0: none)",
                             uint64_t{0}, uint64_t{1} << 20);
              add_int_option(cmd, "--max-nodes", a->o.max_nodes,
-                            "dfs: stop after this many nodes and report the openings solved so "
-                            "far (default: no limit)",
+                            "dfs, compact, dfpn, superko: stop after this many nodes and report "
+                            "the openings solved so far (default: no limit)",
                             uint64_t{1}, kU64Max);
              cmd->add_flag("--value-only", a->o.value_only,
                            "superko: prove the value only; an opening that cannot beat the best "
@@ -371,7 +381,7 @@ std::vector<CommandSpec> solve_commands() {
                const std::string method =
                    table_options(*ga, a->method, a->pie, o.exchange != nullptr, job, *g, o);
                const std::string run = method_run(*g, o, method, a->pie);
-               refuse_unused(*ga, run, method == "auto", ranks || ga->given("--checkpoint"));
+               refuse_unused(*ga, *g, run, method == "auto", ranks || ga->given("--checkpoint"));
                o.signature = job.signature(run) + (o.symmetry ? "" : "; no-symmetry") +
                              (a->pie ? "; pie" : "") + content_inputs(*g) +
                              (ga->given("--position") ? "; position=" + ga->position : "");

@@ -1,4 +1,6 @@
 // loom verify: dispatches to the solver's property checks or the Z3 queries.
+#include <limits>
+
 #include "app/command.h"
 #include "app/int_option.h"
 #include "app/verify.h"
@@ -8,46 +10,53 @@
 namespace loom {
 
 std::vector<CommandSpec> verify_commands() {
-  return {{"verify", "prove a game property exhaustively, or answer a rule question with Z3",
-           [](CLI::App* cmd) {
-             auto a = std::make_shared<VerifyArgs>();
-             auto size = std::make_shared<int>(0);
-             cmd->add_option("game", a->game, "game name");
-             add_int_option(cmd, "--size", *size, "board side", kMinSide, kMaxSide);
-             cmd->add_option("--rule", a->rules, "rule variant NAME=VALUE (repeatable)")
-                 ->take_all()
-                 ->allow_extra_args(false);
-             cmd->add_option("--property", a->property, "termination or drawless (exhaustive)");
-             cmd->add_option("--query", a->query, "a named question for the Z3 specification");
-             cmd->add_flag("--list-queries", a->list_queries, "list the available queries");
-             cmd->add_flag("--json", a->json, "end with one JSON line");
-             add_seconds_option(cmd, "--seconds", a->seconds,
-                                "--query: stop after this many seconds of Z3 time and say the "
-                                "question is not answered (default: no limit)",
-                                0.001, 1e9);
-             return Action([=](std::ostream& out, std::ostream& err) {
-               if (cmd->count("--size")) a->size = *size;
-               int modes = !a->property.empty() + !a->query.empty() + a->list_queries;
-               if (modes != 1)
-                 throw InputError(
-                     "verify needs exactly one of --property, --query, --list-queries");
-               if (a->list_queries) {
-                 // The list depends on the game only.
-                 for (const char* o : {"--size", "--rule", "--json", "--seconds"})
-                   if (cmd->count(o))
-                     throw InputError(std::string(o) + " is not used by --list-queries");
-                 return list_queries(*a, out);
-               }
-               if (a->game.empty()) throw InputError("verify needs a game");
-               if (!a->property.empty()) {
-                 // A bound that would bound nothing is refused, as in solve.
-                 if (cmd->count("--seconds"))
-                   throw InputError("--seconds is not used by --property (it bounds --query)");
-                 return run_property_check(*a, out, err);
-               }
-               run_query(*a, out, err);
-             });
-           }}};
+  return {
+      {"verify", "prove a game property exhaustively, or answer a rule question with Z3",
+       [](CLI::App* cmd) {
+         auto a = std::make_shared<VerifyArgs>();
+         auto size = std::make_shared<int>(0);
+         cmd->add_option("game", a->game, "game name");
+         add_int_option(cmd, "--size", *size, "board side", kMinSide, kMaxSide);
+         cmd->add_option("--rule", a->rules, "rule variant NAME=VALUE (repeatable)")
+             ->take_all()
+             ->allow_extra_args(false);
+         cmd->add_option("--property", a->property,
+                         "termination or drawless (also called decisive; exhaustive)");
+         add_int_option(cmd, "--max-positions", a->max_positions,
+                        "--property: stop after this many positions and say the property "
+                        "is not decided (default: no limit)",
+                        uint64_t{1}, std::numeric_limits<uint64_t>::max());
+         cmd->add_option("--query", a->query, "a named question for the Z3 specification");
+         cmd->add_flag("--list-queries", a->list_queries, "list the available queries");
+         cmd->add_flag("--json", a->json, "end with one JSON line");
+         add_seconds_option(cmd, "--seconds", a->seconds,
+                            "--query: stop after this many seconds of Z3 time and say the "
+                            "question is not answered (default: no limit)",
+                            0.001, 1e9);
+         return Action([=](std::ostream& out, std::ostream& err) {
+           if (cmd->count("--size")) a->size = *size;
+           int modes = !a->property.empty() + !a->query.empty() + a->list_queries;
+           if (modes != 1)
+             throw InputError("verify needs exactly one of --property, --query, --list-queries");
+           if (a->list_queries) {
+             // The list depends on the game only.
+             for (const char* o : {"--size", "--rule", "--json", "--seconds", "--max-positions"})
+               if (cmd->count(o))
+                 throw InputError(std::string(o) + " is not used by --list-queries");
+             return list_queries(*a, out);
+           }
+           if (a->game.empty()) throw InputError("verify needs a game");
+           if (!a->property.empty()) {
+             // A bound that would bound nothing is refused, as in solve.
+             if (cmd->count("--seconds"))
+               throw InputError("--seconds is not used by --property (it bounds --query)");
+             return run_property_check(*a, out, err);
+           }
+           if (cmd->count("--max-positions"))
+             throw InputError("--max-positions is not used by --query (it bounds --property)");
+           run_query(*a, out, err);
+         });
+       }}};
 }
 
 }  // namespace loom

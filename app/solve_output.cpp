@@ -292,10 +292,16 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     if (r.method == "dfs" || r.method == "compact" || r.method == "dfpn" || r.method == "superko")
       j["nodes_total"] = r.nodes_total;
     j["positions"] = r.positions;
-    if (r.method == "retrograde" || r.method == "dense") {
+    if (r.method == "retrograde") {
       j["moves"] = r.moves;
       j["ends"] = r.terminals;
       j["sweeps"] = r.sweeps;
+    } else if (r.method == "dense") {
+      // Ends are not stored: the moves into one, and layers, not sweeps
+      // (the keys differ so that no script reads one count as the other).
+      j["moves"] = r.moves;
+      j["moves_to_ends"] = r.terminals;
+      j["layers"] = r.sweeps;
     }
     j["seconds"] = r.seconds;
     j["method"] = r.method;

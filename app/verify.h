@@ -19,7 +19,8 @@ struct VerifyArgs {
   std::string query;     ///< --query
   bool list_queries = false;
   bool json = false;
-  double seconds = 0;  ///< --seconds: the query's time limit (0: none)
+  double seconds = 0;          ///< --seconds: the query's time limit (0: none)
+  uint64_t max_positions = 0;  ///< --property: stop after this many positions (0: none)
 };
 
 /// Runs an exhaustive property check; throws InputError for an unknown property.

@@ -12,13 +12,17 @@
 namespace loom {
 
 void run_property_check(const VerifyArgs& args, std::ostream& out, std::ostream& err) {
-  if (args.property != "termination" && args.property != "drawless")
+  // "decisive" is the audit's name for drawless in the scored games
+  // (every end has a winner): accepted for every game.
+  const std::string property = args.property == "decisive" ? "drawless" : args.property;
+  if (property != "termination" && property != "drawless")
     throw InputError("unknown property '" + detail::printable(args.property) +
-                     "' (known: termination, drawless)");
+                     "' (known: termination, drawless or its other name decisive)");
   auto g = make_game(args.game, args.size, args.rules);
   solver::PropertyOptions o;
+  o.max_positions = args.max_positions;
   o.tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
-  solver::PropertyResult r = g->check_property(args.property, o);
+  solver::PropertyResult r = g->check_property(property, o);
   JobInfo job = job_info(args.game, args.size, args.rules, "", "", Color::kBlack);
   print_property(job, r, args.json, out);
 }

@@ -81,7 +81,9 @@ class CompactDfs {
       : cfg_(std::move(cfg)),
         codec_(proto.geo(), cfg_.symmetry),
         table_(cfg_.table_bytes, codec_.key_count()),
-        stack_(kMaxPly + 2) {}
+        stack_(kMaxPly + 2) {
+    refuse_undecided_ends(proto);
+  }
 
   /// A search on another thread that uses `other`'s table (which must
   /// outlive it; only where shareable()); cfg.table_bytes is not used.
@@ -89,7 +91,23 @@ class CompactDfs {
       : cfg_(std::move(cfg)),
         codec_(proto.geo(), cfg_.symmetry),
         table_(other.table_, typename Table::Share{}),
-        stack_(kMaxPly + 2) {}
+        stack_(kMaxPly + 2) {
+    refuse_undecided_ends(proto);
+  }
+
+  /// A game that says whether every end has a winner (decisive_ends():
+  /// Enfargar only under stall=more-stones) is refused before any work
+  /// when one may not (else the search stopped at the first such end it
+  /// met, or ran to its node limit without meeting one).
+  static void refuse_undecided_ends(const S& proto) {
+    if constexpr (requires {
+                    { proto.decisive_ends() } -> std::convertible_to<bool>;
+                  })
+      if (!proto.decisive_ends())
+        throw InputError(
+            "--method compact solves win/loss games; under these rules a game can end "
+            "without a winner");
+  }
 
   /// Does the side to move win? Throws CompactNodeLimit at the node budget.
   bool mover_wins(const S& root) {

@@ -95,26 +95,43 @@ std::string board_args(const std::string& game, std::optional<int> size,
   return s;
 }
 
+/// One rule set to examine: its --rule arguments and its label.
+struct RuleSetToExamine {
+  std::vector<std::string> args;
+  std::string label;
+};
+
 /// Rule sets to examine: the base set, then (with --variants) the base set
 /// with one option changed to each of its other values, then the default
 /// rule set and its named variants (the default with one option changed),
 /// each rule set in force once (CONVENTIONS.md: "the default and every named
-/// variant", whatever --rule chose as the base).
-std::vector<std::vector<std::string>> rule_sets(const GameInfo& g,
-                                                const std::vector<std::string>& base,
-                                                bool variants) {
-  std::vector<std::vector<std::string>> out{base};
+/// variant", whatever --rule chose as the base). Labels: "base", "default"
+/// for the default rules wherever they come, else the options in force that
+/// differ from the base's ("K=V", or several separated by spaces for a
+/// variant of the default), so no two rule sets share a label.
+std::vector<RuleSetToExamine> rule_sets(const GameInfo& g, const std::vector<std::string>& base,
+                                        bool variants) {
+  std::vector<RuleSetToExamine> out{{base, "base"}};
   if (!variants) return out;
   const auto in_force = [&](const std::vector<std::string>& args) {
     RuleSet rs(g.rule_specs());
     rs.set_all(args);
     return rs.in_force();
   };
+  const auto base_rules = in_force(base), default_rules = in_force({});
   const auto add = [&](const std::vector<std::string>& set) {
     const auto f = in_force(set);
     for (const auto& o : out)
-      if (in_force(o) == f) return;
-    out.push_back(set);
+      if (in_force(o.args) == f) return;
+    std::string label;
+    if (f == default_rules) {
+      label = "default";
+    } else {
+      for (size_t i = 0; i < f.size(); ++i)
+        if (i >= base_rules.size() || f[i] != base_rules[i])
+          label += (label.empty() ? "" : " ") + f[i].first + "=" + f[i].second;
+    }
+    out.push_back({set, label});
   };
   const auto neighbours = [&](const std::vector<std::string>& from) {
     RuleSet rs(g.rule_specs());
@@ -343,16 +360,16 @@ json distinguish_part(const std::string& game, std::optional<int> size,
       std::set_difference(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(only_a));
       std::set_difference(mb.begin(), mb.end(), ma.begin(), ma.end(), std::back_inserter(only_b));
       for (const auto& t : only_a)
-        diffs.push_back({{"move", t}, {"default", "legal"}, {"variant", "illegal"}});
+        diffs.push_back({{"move", t}, {"base", "legal"}, {"variant", "illegal"}});
       for (const auto& t : only_b)
-        diffs.push_back({{"move", t}, {"default", "illegal"}, {"variant", "legal"}});
+        diffs.push_back({{"move", t}, {"base", "illegal"}, {"variant", "legal"}});
       return diffs;
     };
     const auto ma = a->legal_tokens(), mb = b->legal_tokens();
     json diffs = legal_diffs(ma, mb);
     if (ma.empty() && mb.empty() && !(a->outcome() == b->outcome()))
       diffs.push_back({{"move", nullptr},
-                       {"default", outcome_name(a->outcome().kind)},
+                       {"base", outcome_name(a->outcome().kind)},
                        {"variant", outcome_name(b->outcome().kind)}});
     for (const auto& t : ma) {
       if (!diffs.empty()) break;
@@ -361,7 +378,7 @@ json distinguish_part(const std::string& game, std::optional<int> size,
       auto a2 = at(base, next), b2 = at(rules, next);
       const std::string sa = a2->show(), sb = b2->show();
       if (without_move_counts(sa) != without_move_counts(sb) || !(a2->outcome() == b2->outcome())) {
-        diffs.push_back({{"move", t}, {"default", sa}, {"variant", sb}});
+        diffs.push_back({{"move", t}, {"base", sa}, {"variant", sb}});
       } else if (json d = legal_diffs(a2->legal_tokens(), b2->legal_tokens()); !d.empty()) {
         rec = next;
         diffs = d;
@@ -630,7 +647,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   if (a.games < 1) throw InputError("--games must be at least 1");
   std::optional<int> size, play_size;
   if (info.has_size) {
-    size = a.size.value_or(2);
+    size = a.size.value_or(info.default_size);
     play_size = a.play_size.value_or(info.default_size);
     // Validates both sizes and the base rules before any work.
     make_game(a.game, size, a.rules);
@@ -661,7 +678,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   std::vector<std::vector<Diagram>> diagrams;
   const auto all = rule_sets(info, a.rules, a.variants);
   for (size_t i = 0; i < all.size(); ++i) {
-    const auto& rs_args = all[i];
+    const auto& rs_args = all[i].args;
     RuleSet rs(info.rule_specs());
     rs.set_all(rs_args);
     const std::string tag = "rule set " + std::to_string(i + 1) + "/" + std::to_string(all.size());
@@ -671,7 +688,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     const double set_ends = set_starts + budget.left() * share;
     json r;
     r["rules"] = rules_json(rs.in_force());
-    r["label"] = i == 0 ? "base" : rs_args.empty() ? "default" : rs_args.back();
+    r["label"] = all[i].label;
     const std::string args = board_args(a.game, size, rs.in_force());
     auto small = make_game(a.game, size, rs_args);
     // The proofs cut by their share of the clock, to run again with what
@@ -725,7 +742,7 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     if (i > 0 && info.has_size) {
       progress.show("audit " + a.game + ": " + tag + ": where it differs from the base rules");
       r["differs_from_base"] =
-          distinguish_part(a.game, size, all[0], rs_args, budget, share * 0.1, 200000);
+          distinguish_part(a.game, size, all[0].args, rs_args, budget, share * 0.1, 200000);
     }
     // Exact results come before sampled ones. The proofs the clock cut run
     // again from the start with what the rule set has left, less a tenth

@@ -173,7 +173,7 @@ std::string report_html(const json& r, const std::vector<std::vector<Diagram>>& 
           << "</code>:</p><ul>\n";
         for (const auto& x : d["differs"]) {
           std::string mv = x["move"].is_null() ? "the result" : x["move"].get<std::string>();
-          std::string da = x["default"].get<std::string>(), db = x["variant"].get<std::string>();
+          std::string da = x["base"].get<std::string>(), db = x["variant"].get<std::string>();
           if (da.find('\n') == std::string::npos)
             h << "<li><code>" << puzzles::markup_escape(mv)
               << "</code>: " << puzzles::markup_escape(da) << " under the base rules, "

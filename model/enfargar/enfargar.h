@@ -145,6 +145,9 @@ class State {
   std::string check_invariants() const;
 
   State transformed(int k) const;
+  /// Does every end have a winner? (A stall is scored only under
+  /// stall=more-stones; win/loss solvers refuse the game otherwise.)
+  bool decisive_ends() const { return ctx_->opt.more_stones; }
   /// transformed(k).hash() without building the image (the solvers'
   /// canonical form compares images by hash and builds only the one it keeps).
   uint64_t transformed_hash(int k) const;

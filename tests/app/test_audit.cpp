@@ -114,8 +114,8 @@ void check_against_commands(const std::string& game, const nlohmann::json& rep,
 
 TEST_CASE("audit gadur side 2 with its variants equals verify and solve", "[audit]") {
   auto dir = temp_dir("gadur");
-  auto r = run({"audit", "gadur", "--variants", "--out", dir, "--json", "--games", "20",
-                "--play-size", "3", "--no-queries"});
+  auto r = run({"audit", "gadur", "--size", "2", "--variants", "--out", dir, "--json", "--games",
+                "20", "--play-size", "3", "--no-queries"});
   REQUIRE(r.code == 0);
   auto rep = last_json(r.out);
   REQUIRE(rep["rule_sets"].size() == 3);  // base, exception=subset, capture=merge-only
@@ -141,8 +141,8 @@ TEST_CASE("audit gadur side 2 with its variants equals verify and solve", "[audi
   for (const auto& d : sub["differs"]) {
     INFO(d.dump());
     REQUIRE(d["move"].is_string());
-    REQUIRE((d["default"] == "legal" || d["default"] == "illegal"));
-    CHECK(d["default"] != d["variant"]);
+    REQUIRE((d["base"] == "legal" || d["base"] == "illegal"));
+    CHECK(d["base"] != d["variant"]);
     const std::string mv = d["move"];
     const auto legal_under = [&](const std::vector<std::string>& rules) {
       std::vector<std::string> args = {"moves", "gadur", "--size", "2", "--record", rec};
@@ -150,7 +150,7 @@ TEST_CASE("audit gadur side 2 with its variants equals verify and solve", "[audi
       const auto ls = lines(run(args).out);
       return std::find(ls.begin(), ls.end(), mv) != ls.end();
     };
-    CHECK(legal_under({}) == (d["default"] == "legal"));
+    CHECK(legal_under({}) == (d["base"] == "legal"));
     CHECK(legal_under({"exception=subset"}) == (d["variant"] == "legal"));
   }
   // The files: the same object on disk, and a page with every rule set.
@@ -174,9 +174,9 @@ TEST_CASE("audit --variants with --rule examines the default and its named varia
   // CONVENTIONS.md: "--variants: the default and every named variant". The
   // base from --rule comes first, then its one-option neighbours, then the
   // default and the default's named variants, each rule set in force once.
-  auto r = run({"audit", "gadur", "--rule", "capture=merge-only", "--rule", "exception=subset",
-                "--variants", "--out", temp_dir("gadur-base"), "--json", "--games", "5",
-                "--play-size", "3", "--no-queries"});
+  auto r = run({"audit", "gadur", "--size", "2", "--rule", "capture=merge-only", "--rule",
+                "exception=subset", "--variants", "--out", temp_dir("gadur-base"), "--json",
+                "--games", "5", "--play-size", "3", "--no-queries"});
   REQUIRE(r.code == 0);
   const auto rep = last_json(r.out);
   REQUIRE(rep["rule_sets"].size() == 4);  // every combination of Gadur's two options
@@ -193,20 +193,33 @@ TEST_CASE("audit --variants with --rule examines the default and its named varia
   CHECK(def["rules"]["exception"] == "whole");
   CHECK(def["termination"]["holds"] == false);  // as written a lone stone recaptures at once
   // Without --rule the default is the base, examined once.
-  auto plain = run({"audit", "gadur", "--variants", "--out", temp_dir("gadur-plain"), "--json",
-                    "--games", "2", "--play-size", "3", "--no-queries"});
+  auto plain = run({"audit", "gadur", "--size", "2", "--variants", "--out", temp_dir("gadur-plain"),
+                    "--json", "--games", "2", "--play-size", "3", "--no-queries"});
   REQUIRE(plain.code == 0);
   CHECK(last_json(plain.out)["rule_sets"].size() == 3);
+  // One option moved: the base's neighbour that is the default rules is
+  // labelled "default", and the default's variant, two options away from
+  // the base, is labelled by both (it was labelled "exception=subset" like
+  // the base's own neighbour, and the default "capture=any").
+  auto one =
+      run({"audit", "gadur", "--size", "2", "--rule", "capture=merge-only", "--variants", "--out",
+           temp_dir("gadur-one"), "--json", "--games", "2", "--play-size", "3", "--no-queries"});
+  REQUIRE(one.code == 0);
+  const auto one_rep = last_json(one.out);
+  std::vector<std::string> labels;
+  for (const auto& s : one_rep["rule_sets"]) labels.push_back(s["label"]);
+  CHECK(labels == std::vector<std::string>{"base", "exception=subset", "default",
+                                           "exception=subset capture=any"});
 }
 
 TEST_CASE("audit enfargar and migong side 2 equal verify and solve", "[audit]") {
-  auto e = run({"audit", "enfargar", "--out", temp_dir("enfargar"), "--json", "--games", "20",
-                "--play-size", "3", "--no-queries"});
+  auto e = run({"audit", "enfargar", "--size", "2", "--out", temp_dir("enfargar"), "--json",
+                "--games", "20", "--play-size", "3", "--no-queries"});
   REQUIRE(e.code == 0);
   check_against_commands("enfargar", last_json(e.out), "drawless");
   // With its variants: pie=on names seats and has no pie column.
-  auto m = run({"audit", "migong", "--variants", "--out", temp_dir("migong"), "--json", "--games",
-                "20", "--play-size", "3", "--no-queries"});
+  auto m = run({"audit", "migong", "--size", "2", "--variants", "--out", temp_dir("migong"),
+                "--json", "--games", "20", "--play-size", "3", "--no-queries"});
   REQUIRE(m.code == 0);
   check_against_commands("migong", last_json(m.out), "decisive");
 }
@@ -244,7 +257,8 @@ TEST_CASE("audit runs the Z3 rule questions with their commands", "[audit]") {
   // part of it (Z3's timeout).
   const bool short_budget = GENERATE(false, true);
   std::vector<std::string> args{
-      "audit", "gadur", "--out", temp_dir("gadurq"), "--json", "--games", "5", "--play-size", "2"};
+      "audit",  "gadur",   "--size", "2",           "--out", temp_dir("gadurq"),
+      "--json", "--games", "5",      "--play-size", "2"};
   if (short_budget) args.insert(args.end(), {"--seconds", "25"});
   auto r = run(args);
   REQUIRE(r.code == 0);
@@ -341,7 +355,8 @@ TEST_CASE("audit --seconds cuts a playout that runs past it", "[audit]") {
   // so a 1-second audit ran for 5 s. It is now read every ply; the cut game
   // is left out of the figures.
   const std::string out = temp_dir("budget");
-  auto r = run({"audit", "migong", "--seconds", "1", "--no-queries", "--out", out, "--json"});
+  auto r = run(
+      {"audit", "migong", "--size", "2", "--seconds", "1", "--no-queries", "--out", out, "--json"});
   REQUIRE(r.code == 0);
   const auto rep = last_json(r.out);
   const auto& greedy = rep["rule_sets"][0]["playouts"][1];
@@ -431,8 +446,8 @@ TEST_CASE("audit: a proof the clock cut gets what its rule set has left", "[audi
   // the other test job beside it, took 7.5 s for the drawless proof and cut
   // the termination proof's second try at 9 s, 2026-12-06; the run takes
   // what its proofs need, not the budget.)
-  auto r = run({"audit", "fiodar", "--seconds", "60", "--games", "2", "--play-size", "3",
-                "--no-queries", "--out", out, "--json"});
+  auto r = run({"audit", "fiodar", "--size", "2", "--seconds", "60", "--games", "2", "--play-size",
+                "3", "--no-queries", "--out", out, "--json"});
   REQUIRE(r.code == 0);
   const auto rep = last_json(r.out);
   const auto& set = rep["rule_sets"][0];
@@ -455,8 +470,8 @@ TEST_CASE("audit --variants: every rule set keeps to its share of the clock", "[
   // cut (`audit fiodar --variants --seconds 20`: termination undetermined
   // in 2 of 4 rule sets).
   const std::string out = temp_dir("shares");
-  auto r = run(
-      {"audit", "fiodar", "--variants", "--seconds", "12", "--no-queries", "--out", out, "--json"});
+  auto r = run({"audit", "fiodar", "--size", "2", "--variants", "--seconds", "12", "--no-queries",
+                "--out", out, "--json"});
   REQUIRE(r.code == 0);
   const auto rep = last_json(r.out);
   const auto& sets = rep["rule_sets"];

@@ -18,7 +18,7 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
            OMPI_MCA_rmaps_base_oversubscribe="1")
 # OpenMPI's own start-up allocations are not freed at exit.
 ENV["ASAN_OPTIONS"] = ENV.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-KEYS = ["value", "openings", "pv", "pv_repeats", "positions", "moves", "ends", "sweeps",
+KEYS = ["value", "openings", "pv", "pv_repeats", "positions", "moves", "moves_to_ends", "layers",
         "complete", "plies", "symmetries"]
 failures = []
 

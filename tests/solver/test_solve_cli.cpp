@@ -107,6 +107,14 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "2", "--method", "retrograde", "--table-mb", "5"},
        "--table-mb is not used by --method retrograde ("},
       {{"solve", "gadur", "--size", "2", "--kept-mb", "5"}, "--kept-mb is not used by"},
+      // Gadur's dense solve walks retrograde moves: no successor lists to bound.
+      {{"solve", "gadur", "--size", "2", "--method", "dense", "--kept-mb", "5"},
+       "--kept-mb is not used by --method dense for gadur"},
+      // Refused at once: under a small node budget it ran and said "unknown".
+      {{"solve", "enfargar", "--size", "2", "--method", "compact", "--max-nodes", "5"},
+       "a game can end without a winner"},
+      {{"verify", "gadur", "--size", "2", "--query", "no-legal-placement", "--max-positions", "5"},
+       "--max-positions is not used by --query"},
       {{"solve", "gadur", "--size", "2", "--method", "dense", "--checkpoint", "x.ckpt", "--kept-mb",
         "5"},
        "--kept-mb is not used by --method dense with --checkpoint"},
@@ -198,6 +206,48 @@ TEST_CASE("verify --property termination and drawless", "[solver][cli]") {
   CHECK(last_json(m.out)["holds"] == true);
   auto d = run({"verify", "gadur", "--size", "2", "--property", "drawless", "--json"});
   CHECK(last_json(d.out)["holds"] == true);
+  // The audit's name for drawless in the scored games: `decisive`.
+  auto dec = run({"verify", "migong", "--size", "2", "--property", "decisive", "--json"});
+  REQUIRE(dec.code == 0);
+  CHECK(last_json(dec.out)["property"] == "drawless");
+  CHECK(last_json(dec.out)["holds"] == true);
+  // --max-positions bounds a check (it had no bound: on the recommended
+  // board the reachable graph is far beyond memory): not decided, exit 0.
+  auto cut = run({"verify", "gadur", "--size", "3", "--rule", "capture=merge-only", "--property",
+                  "drawless", "--max-positions", "1000", "--json"});
+  REQUIRE(cut.code == 0);
+  const json jc = last_json(cut.out);
+  CHECK(jc["holds"].is_null());
+  CHECK(jc["positions"].get<uint64_t>() <= 2000);
+}
+
+TEST_CASE("compact takes Enfargar only where every end has a winner (stall=more-stones)",
+          "[solver][cli]") {
+  auto c = run({"solve", "enfargar", "--size", "2", "--rule", "stall=more-stones", "--method",
+                "compact", "--json"});
+  auto d = run({"solve", "enfargar", "--size", "2", "--rule", "stall=more-stones", "--method",
+                "dense", "--json"});
+  REQUIRE(c.code == 0);
+  REQUIRE(d.code == 0);
+  CHECK(last_json(c.out)["value"] == last_json(d.out)["value"]);
+  CHECK(last_json(c.out)["complete"] == true);
+}
+
+TEST_CASE("solve --json of the dense method: moves into ends and layers under their own keys",
+          "[solver][cli][dense]") {
+  // Dense stores no ends: its counts were written under retrograde's keys
+  // `ends` (end positions) and `sweeps`, so one key meant two things.
+  auto dense = run({"solve", "gadur", "--size", "2", "--method", "dense", "--json"});
+  auto retro = run({"solve", "gadur", "--size", "2", "--method", "retrograde", "--json"});
+  REQUIRE(dense.code == 0);
+  REQUIRE(retro.code == 0);
+  const json d = last_json(dense.out), r = last_json(retro.out);
+  CHECK(!d.contains("ends"));
+  CHECK(!d.contains("sweeps"));
+  CHECK(d["moves_to_ends"].get<uint64_t>() > 0);
+  CHECK(d["layers"] == r["sweeps"]);  // the same game length in plies
+  CHECK(!r.contains("moves_to_ends"));
+  CHECK(r["ends"].get<uint64_t>() > 0);
 }
 
 TEST_CASE("checkpoints: an interrupted solve resumes and gives the same answer",
@@ -1101,7 +1151,7 @@ TEST_CASE("solve --save-table, then --table: any position of the game answered w
       CHECK(b["table"] == file);
       CHECK(b["positions"] == js["positions"]);
       CHECK(!b.contains("table_check"));
-      CHECK(b["sweeps"] == js["sweeps"]);
+      CHECK(b["layers"] == js["layers"]);
       // "read from the table FILE, ...", or the rules' result of a
       // finished position.
       CHECK(b.contains("note"));
