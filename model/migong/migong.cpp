@@ -515,6 +515,35 @@ uint64_t State<W>::transformed_hash(int k) const {
 }
 
 template <int W>
+typename State<W>::Packed State<W>::pack() const {
+  Packed p;
+  for (Color c : {Color::kBlack, Color::kWhite})
+    placed_[idx(c)].for_each(
+        [&](int s) { p.cell[s] = static_cast<uint8_t>(1 + 64 * idx(c) + pattern_[s]); });
+  p.status = static_cast<uint64_t>(to_move_ == Color::kWhite) |
+             static_cast<uint64_t>(swapped_) << 1 | static_cast<uint64_t>(passes_) << 2 |
+             static_cast<uint64_t>(last_placer_ + 1) << 4;
+  p.salt = ctx_->salt();
+  return p;
+}
+
+template <int W>
+State<W> State<W>::unpack(const Packed& p) const {
+  State s(ctx_.p);
+  for (int site = 0; site < kSlots; ++site)
+    if (p.cell[site] != 0) {
+      const int v = p.cell[site] - 1;
+      s.place(site, v >= 64 ? Color::kWhite : Color::kBlack, v & 63);
+    }
+  s.to_move_ = (p.status & 1) ? Color::kWhite : Color::kBlack;
+  s.swapped_ = (p.status >> 1) & 1;
+  s.passes_ = static_cast<int8_t>((p.status >> 2) & 3);
+  s.last_placer_ = static_cast<int8_t>(static_cast<int>((p.status >> 4) & 3) - 1);
+  s.hash_ = s.recompute_hash();
+  return s;
+}
+
+template <int W>
 void State<W>::put(int site, Color owner, int pattern) {
   if (!ctx_->cells().test(site)) throw std::invalid_argument("put: not a cell");
   if (pattern < 0 || pattern > 63) throw std::invalid_argument("put: bad pattern");

@@ -236,6 +236,21 @@ class State {
   /// (checked from the edge colouring and the neighbours' patterns directly).
   bool piece_matches(int site) const;
 
+  /// Compact image for solver tables (solver/core.h KeyTraits): a byte a
+  /// slot (0 empty, 1 + pattern from Blue's set, 65 + pattern from
+  /// Yellow's), the status fields and the context's salt (positions of two
+  /// edge colourings never compare equal). 80 bytes on one-word boards
+  /// against the state's 260 and more. unpack (on any state of the same
+  /// game) restores the position with its constraints and hash.
+  struct Packed {
+    std::array<uint8_t, kSlots> cell{};
+    uint64_t status = 0;
+    uint64_t salt = 0;
+    bool operator==(const Packed&) const = default;
+  };
+  Packed pack() const;
+  State unpack(const Packed& p) const;
+
   /// The position carried along by symmetry k, in the context image(k).
   State transformed(int k) const;
   /// transformed(k).hash() without building the image: the solvers'

@@ -53,6 +53,8 @@ std::string migong_step(const migong::State<W>& before, const typename migong::S
       return "after a swap the same colour moves (now held by the other player)";
   }
   if (after.is_terminal() != (after.passes() == 2)) return "end is not two passes in a row";
+  // The solvers' table key restores the whole state.
+  if (!(after.unpack(after.pack()) == after)) return "unpack(pack()) is not the state";
   // The solvers' scores (no sheet) are the sheet's.
   const auto sheet = after.score();
   if (after.scores()[0] != sheet.score[0] || after.scores()[1] != sheet.score[1])
