@@ -178,7 +178,8 @@ class CompactDfs {
       const Key base = codec_.side_flipped(key, white);
       const Key digit = white ? 2 : 1;
       for (const Move& m : ms)
-        __builtin_prefetch(bucket(codec_.moved_key_one(base, m.site, digit, 0, 0)));
+        if (site_of(m) >= 0)  // a pass (Enfargar) has no placed stone
+          __builtin_prefetch(bucket(codec_.moved_key_one(base, m.site, digit, 0, 0)));
     }
     // The stored best move first, then by history score.
     if (best_site >= 0)
