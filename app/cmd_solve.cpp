@@ -129,19 +129,21 @@ void refuse_unused(const GameArgs& ga, const AnyGame& g, const std::string& run,
     throw InputError(std::string(option) + " is not used by --method " + run +
                      (chosen ? ", this game's default method" : "") + " (only by " + who + ")");
   }
-  // The partitioned dense runs (docs/distributed.md) list the moves again.
-  if (run == "dense" && partitioned && ga.given("--kept-mb"))
-    throw InputError(
-        "--kept-mb is not used by --method dense with --checkpoint or under mpirun (those runs "
-        "keep no successor lists)");
-  // Only a game without retrograde moves (Enfargar) keeps successor lists.
-  bool retractable = false;
-  visit_state(g, [&](const auto& s) {
-    retractable = solver::RetractableGame<std::remove_cvref_t<decltype(s)>>;
-  });
-  if (run == "dense" && retractable && ga.given("--kept-mb"))
-    throw InputError("--kept-mb is not used by --method dense for " + ga.game +
-                     " (its solve walks the retrograde moves and keeps no successor lists)");
+  // Dense keeps successor lists only for a game without retrograde moves
+  // (Enfargar), and not in its partitioned runs (docs/distributed.md),
+  // which list the moves again.
+  if (run == "dense" && ga.given("--kept-mb")) {
+    bool retractable = false;
+    visit_state(g, [&](const auto& s) {
+      retractable = solver::RetractableGame<std::remove_cvref_t<decltype(s)>>;
+    });
+    if (partitioned || retractable)
+      throw InputError("--kept-mb is not used by --method dense " +
+                       (partitioned
+                            ? std::string("with --checkpoint or under mpirun")
+                            : "for " + ga.game + " (its solve walks the retrograde moves)") +
+                       ": it keeps no successor lists");
+  }
   if (ga.given("--checkpoint-interval") && !ga.given("--checkpoint"))
     throw InputError("--checkpoint-interval: only with --checkpoint");
 }

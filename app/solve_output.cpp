@@ -292,16 +292,13 @@ void print_solve(const JobInfo& job, const solver::SolveReport& r, bool json, st
     if (r.method == "dfs" || r.method == "compact" || r.method == "dfpn" || r.method == "superko")
       j["nodes_total"] = r.nodes_total;
     j["positions"] = r.positions;
-    if (r.method == "retrograde") {
+    if (r.method == "retrograde" || r.method == "dense") {
+      // Dense stores no ends: it counts the moves into one, and layers,
+      // under keys of their own (no script reads one count as the other).
+      const bool dense = r.method == "dense";
       j["moves"] = r.moves;
-      j["ends"] = r.terminals;
-      j["sweeps"] = r.sweeps;
-    } else if (r.method == "dense") {
-      // Ends are not stored: the moves into one, and layers, not sweeps
-      // (the keys differ so that no script reads one count as the other).
-      j["moves"] = r.moves;
-      j["moves_to_ends"] = r.terminals;
-      j["layers"] = r.sweeps;
+      j[dense ? "moves_to_ends" : "ends"] = r.terminals;
+      j[dense ? "layers" : "sweeps"] = r.sweeps;
     }
     j["seconds"] = r.seconds;
     j["method"] = r.method;

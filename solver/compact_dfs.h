@@ -91,9 +91,7 @@ class CompactDfs {
       : cfg_(std::move(cfg)),
         codec_(proto.geo(), cfg_.symmetry),
         table_(other.table_, typename Table::Share{}),
-        stack_(kMaxPly + 2) {
-    refuse_undecided_ends(proto);
-  }
+        stack_(kMaxPly + 2) {}  // `other` was made from the same game: checked there
 
   /// A game that says whether every end has a winner (decisive_ends():
   /// Enfargar only under stall=more-stones) is refused before any work

@@ -95,9 +95,11 @@ std::string board_args(const std::string& game, std::optional<int> size,
   return s;
 }
 
-/// One rule set to examine: its --rule arguments and its label.
+/// One rule set to examine: its --rule arguments, the options they put in
+/// force, and its label.
 struct RuleSetToExamine {
   std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> rules;
   std::string label;
 };
 
@@ -111,27 +113,28 @@ struct RuleSetToExamine {
 /// variant of the default), so no two rule sets share a label.
 std::vector<RuleSetToExamine> rule_sets(const GameInfo& g, const std::vector<std::string>& base,
                                         bool variants) {
-  std::vector<RuleSetToExamine> out{{base, "base"}};
-  if (!variants) return out;
   const auto in_force = [&](const std::vector<std::string>& args) {
     RuleSet rs(g.rule_specs());
     rs.set_all(args);
     return rs.in_force();
   };
-  const auto base_rules = in_force(base), default_rules = in_force({});
+  std::vector<RuleSetToExamine> out{{base, in_force(base), "base"}};
+  if (!variants) return out;
+  const auto base_rules = out[0].rules;  // a copy: out grows; every option, in order
+  const auto default_rules = in_force({});
   const auto add = [&](const std::vector<std::string>& set) {
-    const auto f = in_force(set);
+    auto f = in_force(set);
     for (const auto& o : out)
-      if (in_force(o.args) == f) return;
+      if (o.rules == f) return;
     std::string label;
     if (f == default_rules) {
       label = "default";
     } else {
       for (size_t i = 0; i < f.size(); ++i)
-        if (i >= base_rules.size() || f[i] != base_rules[i])
+        if (f[i] != base_rules[i])
           label += (label.empty() ? "" : " ") + f[i].first + "=" + f[i].second;
     }
-    out.push_back({set, label});
+    out.push_back({set, std::move(f), std::move(label)});
   };
   const auto neighbours = [&](const std::vector<std::string>& from) {
     RuleSet rs(g.rule_specs());

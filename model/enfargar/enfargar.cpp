@@ -429,13 +429,7 @@ std::optional<typename State<W>::Move> State<W>::parse_move(std::string_view tok
 
 template <int W>
 uint64_t State<W>::recompute_hash() const {
-  uint64_t h = 0;
-  for (Color c : {Color::kBlack, Color::kWhite})
-    stones_[idx(c)].for_each([&](int s) { h ^= ctx_->key(s, c); });
-  if (to_move_ == Color::kWhite) h ^= ctx_->side_key();
-  if (passes_ > 0) h ^= ctx_->pass_key(passes_);
-  if (wiped_) h ^= ctx_->wiped_key();
-  return h;
+  return transformed_hash(0);  // the identity
 }
 
 template <int W>
@@ -454,7 +448,7 @@ std::string State<W>::check_invariants() const {
 
 template <int W>
 uint64_t State<W>::transformed_hash(int k) const {
-  // recompute_hash() of the image: the stones' keys move with the map.
+  // The stones' keys move with the map; the status keys stay.
   const HexGeometry& g = geo();
   uint64_t h = to_move_ == Color::kWhite ? ctx_->side_key() : 0;
   if (passes_ > 0) h ^= ctx_->pass_key(passes_);

@@ -178,10 +178,7 @@ uint64_t State<W>::status_hash() const {
 
 template <int W>
 uint64_t State<W>::recompute_hash() const {
-  uint64_t h = status_hash();
-  for (Color c : {Color::kBlack, Color::kWhite})
-    placed_[idx(c)].for_each([&](int s) { h ^= ctx_->key(s, c, pattern_[s]); });
-  return h;
+  return transformed_hash(0);  // the identity
 }
 
 template <int W>
@@ -283,65 +280,12 @@ void State<W>::undo(const Move& m, const Undo& u) {
 }
 
 template <int W>
-ScoreSheet State<W>::score() const {
-  ScoreSheet sheet;
-  sheet.by_wedges = ctx_->options().wedges;
-  const BB occ = occupied();
-  // Union-find over wedges (site * 6 + i), path halving.
-  std::vector<int> parent(static_cast<size_t>(kSlots) * 6);
-  for (size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
-  auto find = [&](int x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  auto unite = [&](int a, int b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b);
-  };
-  auto blue = [&](int s, int i) { return (pattern_[s] >> i) & 1; };
-  occ.for_each([&](int s) {
-    for (int i = 0; i < 6; ++i)
-      if (blue(s, i) == blue(s, (i + 1) % 6)) unite(s * 6 + i, s * 6 + (i + 1) % 6);
-    for (int d = 0; d < 3; ++d) {  // each shared edge once: E, NE, NW
-      int t = ctx_->cell_neighbour(s, d);
-      if (t >= 0 && occ.test(t) && blue(s, d) == blue(t, opposite(d)))
-        unite(s * 6 + d, t * 6 + opposite(d));
-    }
-  });
-  // Roots are the lowest wedge of their group, so groups appear in order of
-  // their representative while scanning sites and wedges in increasing order.
-  std::vector<int> group_of(parent.size(), -1), last_site(parent.size(), -1);
-  occ.for_each([&](int s) {
-    for (int i = 0; i < 6; ++i) {
-      int r = find(s * 6 + i);
-      if (group_of[r] < 0) {
-        group_of[r] = static_cast<int>(sheet.groups.size());
-        Group g;
-        g.colour = blue(s, i) ? Color::kBlack : Color::kWhite;
-        g.site = s;
-        g.wedge = i;
-        sheet.groups.push_back(g);
-      }
-      Group& g = sheet.groups[group_of[r]];
-      ++g.wedges;
-      if (last_site[r] != s) {
-        last_site[r] = s;
-        ++g.extent;
-      }
-    }
-  });
-  tally(sheet);
-  return sheet;
-}
-
-template <int W>
-std::array<int, 2> State<W>::scores() const {
-  // The same groups as score(), on the stack: union-find over wedges with
-  // the root the lowest wedge, then for each group its measure's balance
-  // (+1 a Blue group, -1 a Yellow one).
+template <class F>
+void State<W>::for_each_group(F&& f) const {
+  // Union-find over wedges (site * 6 + i) on the stack, path halving, the
+  // root the lowest wedge of its group.
   constexpr int kWedges = kSlots * 6;
-  std::array<int16_t, kWedges> parent;
+  std::array<int16_t, kWedges> parent, wedges, extent, last_site;
   const BB occ = occupied();
   const auto find = [&](int x) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -354,7 +298,11 @@ std::array<int, 2> State<W>::scores() const {
   };
   const auto blue = [&](int s, int i) { return (pattern_[s] >> i) & 1; };
   occ.for_each([&](int s) {
-    for (int i = 0; i < 6; ++i) parent[s * 6 + i] = static_cast<int16_t>(s * 6 + i);
+    for (int i = 0; i < 6; ++i) {
+      parent[s * 6 + i] = static_cast<int16_t>(s * 6 + i);
+      wedges[s * 6 + i] = extent[s * 6 + i] = 0;
+      last_site[s * 6 + i] = -1;
+    }
   });
   occ.for_each([&](int s) {
     for (int i = 0; i < 6; ++i)
@@ -365,35 +313,47 @@ std::array<int, 2> State<W>::scores() const {
         unite(s * 6 + d, t * 6 + opposite(d));
     }
   });
-  // Per root: its measure so far and the last site counted (extent).
-  std::array<int16_t, kWedges> measure, last_site;
-  occ.for_each([&](int s) {
-    for (int i = 0; i < 6; ++i) {
-      measure[s * 6 + i] = 0;
-      last_site[s * 6 + i] = -1;
-    }
-  });
-  const bool by_wedges = ctx_->options().wedges;
   occ.for_each([&](int s) {
     for (int i = 0; i < 6; ++i) {
       const int r = find(s * 6 + i);
-      if (by_wedges) {
-        ++measure[r];
-      } else if (last_site[r] != s) {
+      ++wedges[r];
+      if (last_site[r] != s) {
         last_site[r] = static_cast<int16_t>(s);
-        ++measure[r];
+        ++extent[r];
       }
     }
   });
-  std::array<int16_t, kWedges + 1> balance{};
-  int top = 0;
+  // Roots are the lowest wedge of their group, so groups come in order of
+  // their representative while scanning sites and wedges in increasing order.
   occ.for_each([&](int s) {
-    for (int i = 0; i < 6; ++i) {
-      const int w = s * 6 + i;
-      if (parent[w] != w) continue;
-      balance[measure[w]] += blue(s, i) ? 1 : -1;
-      top = std::max(top, static_cast<int>(measure[w]));
-    }
+    for (int i = 0; i < 6; ++i)
+      if (const int w = s * 6 + i; parent[w] == w)
+        f(s, i, blue(s, i) ? Color::kBlack : Color::kWhite, int{wedges[w]}, int{extent[w]});
+  });
+}
+
+template <int W>
+ScoreSheet State<W>::score() const {
+  ScoreSheet sheet;
+  sheet.by_wedges = ctx_->options().wedges;
+  for_each_group([&](int site, int wedge, Color colour, int wedges, int extent) {
+    sheet.groups.push_back(Group{colour, extent, wedges, site, wedge});
+  });
+  tally(sheet);
+  return sheet;
+}
+
+template <int W>
+std::array<int, 2> State<W>::scores() const {
+  // score()'s groups, then each measure's balance (+1 a Blue group, -1 a
+  // Yellow one): a colour's score is the largest measure it leads.
+  const bool by_wedges = ctx_->options().wedges;
+  std::array<int16_t, kSlots * 6 + 1> balance{};
+  int top = 0;
+  for_each_group([&](int, int, Color colour, int wedges, int extent) {
+    const int m = by_wedges ? wedges : extent;
+    balance[m] += colour == Color::kBlack ? 1 : -1;
+    top = std::max(top, m);
   });
   std::array<int, 2> sc{};
   for (int k = top; k > 0 && (sc[0] == 0 || sc[1] == 0); --k) {

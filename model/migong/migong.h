@@ -276,6 +276,10 @@ class State {
   void set_status(int passes, std::optional<Color> last_placer, bool swapped);
 
  private:
+  /// Calls f(site, wedge, colour, wedges, extent) for every group, in order
+  /// of its representative (its lowest wedge): score() and scores().
+  template <class F>
+  void for_each_group(F&& f) const;
   void place(int site, Color owner, int pattern);
   void remove(int site);
   uint64_t status_hash() const;
