@@ -286,7 +286,8 @@ bool CheckpointReader::exists(const std::string& path) {
 namespace {
 
 /// The first "; "-separated field where two job signatures differ, as
-/// "name: this job's value, the file's value" (both clipped).
+/// "this job has X, the file Y" (both clipped), or the one field only one
+/// side has.
 std::string first_difference(std::string_view mine, std::string_view theirs) {
   auto fields = [](std::string_view s) {
     std::vector<std::string_view> out;
@@ -300,18 +301,25 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
     return out;
   };
   auto a = fields(mine), b = fields(theirs);
+  // Shown without trailing blanks (the rules field ends in one; the
+  // signature keeps it, so files already written still match).
+  auto shown = [](std::string_view v) {
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+    return "'" + clip_token(v, 60) + "'";
+  };
+  const auto later = [](const std::vector<std::string_view>& v, size_t k, std::string_view f) {
+    return std::find(v.begin() + static_cast<long>(std::min(k, v.size())), v.end(), f) != v.end();
+  };
   for (size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
-    std::string_view x = k < a.size() ? a[k] : "(none)", y = k < b.size() ? b[k] : "(none)";
-    if (x == y) continue;
-    // Shown without trailing blanks (the rules field ends in one; the
-    // signature keeps it, so files already written still match).
-    auto trim = [](std::string_view v) {
-      while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-      return v;
-    };
-    x = trim(x);
-    y = trim(y);
-    return "this job has '" + clip_token(x, 60) + "', the file '" + clip_token(y, 60) + "'";
+    if (k < a.size() && k < b.size() && a[k] == b[k]) continue;
+    // A field only one side has (an optional one such as no-symmetry) is
+    // named alone, so that the fields after it are not compared out of step.
+    const bool job_extra =
+        k >= b.size() || (k < a.size() && later(a, k + 1, b[k]) && !later(b, k + 1, a[k]));
+    const bool file_extra = k >= a.size() || (later(b, k + 1, a[k]) && !later(a, k + 1, b[k]));
+    if (job_extra) return "this job has " + shown(a[k]) + ", the file does not";
+    if (file_extra) return "the file has " + shown(b[k]) + ", this job does not";
+    return "this job has " + shown(a[k]) + ", the file " + shown(b[k]);
   }
   return "the signatures differ";
 }

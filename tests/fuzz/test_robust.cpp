@@ -1008,6 +1008,27 @@ TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, n
   auto kind = run({"solve", "gadur", "--size", "2", "--method", "dfs", "--checkpoint", file});
   CHECK(kind.code == 2);
   CHECK(kind.err.find("does not match this job") != std::string::npos);
+  // A field only one side has (no-symmetry) is named alone: the fields
+  // after it were once compared out of step ("this job has 'no-symmetry',
+  // the file 'edges=...'": a reviewer's find).
+  {
+    const std::string mfile = dir + "/migong.ck";
+    const std::vector<std::string> mjob = {"solve",    "migong", "--size",       "2",
+                                           "--method", "dfs",    "--checkpoint", mfile};
+    REQUIRE(run(mjob).code == 0);
+    auto more = mjob, fewer = mjob;
+    more.push_back("--no-symmetry");
+    auto r = run(more);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.find("this job has 'no-symmetry', the file does not;") != std::string::npos);
+    std::filesystem::remove(mfile);
+    REQUIRE(run(more).code == 0);
+    r = run(fewer);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("the file has 'no-symmetry', this job does not;") != std::string::npos);
+    std::filesystem::remove(mfile);
+  }
   // Not a regular file; a place that cannot be written: refused before any work.
   std::string fifo = dir + "/pipe";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
