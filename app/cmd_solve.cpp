@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <thread>
 
 #include "app/command.h"
@@ -225,6 +226,27 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
       throw InputError("--save-table and --checkpoint: one names the other's lock file (" +
                        clip_token(table_at_lock ? table : ck, 200) +
                        "): give each a file of its own");
+    // The other files each writes beside its target: FILE.tmp while
+    // saving, and a dense checkpoint's parts FILE.rank<r>.<a|b> (with
+    // their .tmp) and the other ranks' locks FILE.rank<r>.lock. A table
+    // saved over one of them ruined the checkpoint, or a later save of the
+    // checkpoint removed the table (a reviewer's find).
+    const auto beside = [&](const std::string& owner, const std::string& f) {
+      std::error_code e1, e2;
+      const auto t = std::filesystem::weakly_canonical(solver::checkpoint_target(owner), e1);
+      const auto x = std::filesystem::weakly_canonical(f, e2);
+      if (e1 || e2 || t.parent_path() != x.parent_path()) return false;
+      const std::string name = x.filename().string(), base = t.filename().string();
+      if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0) return false;
+      static const std::regex kOwn(R"(\.tmp|\.rank[0-9]+\.(a|b)(\.tmp)?|\.rank[0-9]+\.lock)");
+      return std::regex_match(name.substr(base.size()), kOwn);
+    };
+    const bool table_in_ck = beside(ck, table) || beside(ck, lock_of(table));
+    if (table_in_ck || beside(table, ck))
+      throw InputError(
+          "--save-table and --checkpoint: " + clip_token(table_in_ck ? table : ck, 200) +
+          " is a file the " + (table_in_ck ? "checkpoint" : "table") +
+          " writes beside its own: give each a file of its own");
   }
   if (ga.given("--table") && ga.given("--kept-mb"))
     throw InputError("--kept-mb is not used with --table (nothing is solved)");

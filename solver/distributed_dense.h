@@ -107,6 +107,12 @@ class DistributedDense : public DenseMoves<S> {
       else
         solve_layers(ctl);
       phase_ = 2;
+      // The finished state too, as the other methods keep theirs: a rerun
+      // answers from it without solving again.
+      if (!cfg_.checkpoint.empty()) {
+        save();
+        ctl.checkpoint_written();
+      }
     }
     finish_totals();
   }
@@ -661,7 +667,15 @@ class DistributedDense : public DenseMoves<S> {
   void resume() {
     uint64_t have = 0;
     guarded([&] {
-      if (!CheckpointReader::exists(cfg_.checkpoint)) return;
+      if (!CheckpointReader::exists(cfg_.checkpoint)) {
+        // No manifest: nothing usable was saved, and a part a run of this
+        // job left before its manifest is written over. A part of another
+        // job (or a damaged one) is refused here, not destroyed.
+        for (uint64_t parity : {0, 1})
+          if (CheckpointReader::exists(slot_path(me_, parity)))
+            CheckpointReader(slot_path(me_, parity), kKind, rank_signature());
+        return;
+      }
       CheckpointReader m(cfg_.checkpoint, kManifestKind, cfg_.signature);
       uint64_t k = m.u64(1u << 20, "the number of ranks");
       m.finish();
@@ -689,7 +703,7 @@ class DistributedDense : public DenseMoves<S> {
                          " has no save of step " + std::to_string(target));
       CheckpointReader rd(slot_path(me_, target), kKind, rank_signature());
       seq_ = rd.u64();
-      phase_ = static_cast<uint32_t>(rd.u64(1, "the phase"));
+      phase_ = static_cast<uint32_t>(rd.u64(2, "the phase"));
       step_ = static_cast<uint32_t>(rd.u64(4096, "the step"));
       max_dist_ = static_cast<uint32_t>(rd.u64(kNoDist, "a distance"));
       moves_ = rd.u64();

@@ -1050,7 +1050,10 @@ SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl,
     if (root.geo().num_sites() > WideCodec::kMaxCells)
       throw InputError("--method " + method + ": boards of at most 39 cells (side 4)");
     if constexpr (!PlacementGame<S>)
-      if (dfpn) throw InputError("--method dfpn: games that list their placements (Gadur)");
+      if (dfpn)
+        throw InputError(
+            "--method dfpn is not available for this game: it needs a game that lists its "
+            "placements with their captures (Gadur)");
     if (root.is_terminal()) return finished_position(root, o, ctl, method);
     const bool small = root.geo().num_sites() <= kDenseMaxCells;
     if constexpr (PlacementGame<S>)
@@ -1065,8 +1068,8 @@ SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl,
     (void)o;
     (void)ctl;
     throw InputError("--method " + method +
-                     ": this game has no dense index (two colours of stones on at most 39 "
-                     "cells)");
+                     " is not available for this game: it needs two colours of stones on at "
+                     "most 39 cells (Gadur, Enfargar)");
   }
 }
 

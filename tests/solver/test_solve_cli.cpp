@@ -1054,7 +1054,13 @@ TEST_CASE("solve --method dfpn: node limit, checkpoint, resume, interrupt, forei
     auto r = run(bad);
     CHECK(r.code == 2);
     CHECK(r.err.find("--method dfpn") != std::string::npos);
+    // Said as a refusal (it once read "--method dfpn: games that list
+    // their placements (Gadur)").
+    if (bad[1] != "gadur") CHECK(r.err.find("is not available for this game") != std::string::npos);
   }
+  auto migong = run({"solve", "migong", "--size", "2", "--method", "compact"});
+  CHECK(migong.code == 2);
+  CHECK(migong.err.find("--method compact is not available for this game") != std::string::npos);
 }
 
 TEST_CASE("a retrograde run stopped at --max-positions lists every opening unsolved",
@@ -1228,6 +1234,18 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
        "--save-table and --checkpoint: one names the other's lock file"},
       {with(a1, {"--save-table", file + "8.target.lock", "--checkpoint", file + "8"}),
        "--save-table and --checkpoint: one names the other's lock file"},
+      // The table over the checkpoint's parts or its .tmp ruined the
+      // checkpoint or was removed by its next save (a reviewer's find).
+      {with(a1, {"--save-table", file + "9.rank0.a", "--checkpoint", file + "9"}),
+       "is a file the checkpoint writes beside its own"},
+      {with(a1, {"--save-table", file + "9.rank0.b", "--checkpoint", file + "9"}),
+       "is a file the checkpoint writes beside its own"},
+      {with(a1, {"--save-table", file + "9.tmp", "--checkpoint", file + "9"}),
+       "is a file the checkpoint writes beside its own"},
+      {with(a1, {"--save-table", file + "9.rank2", "--checkpoint", file + "9"}),
+       "is a file the checkpoint writes beside its own"},  // its lock: rank 2's
+      {with(a1, {"--save-table", file + "9", "--checkpoint", file + "9.tmp"}),
+       "is a file the table writes beside its own"},
       {with(a1, {"--save-table", file + "2", "--check-table"}), "--check-table: only with --table"},
       {{"solve", "nardy", "--check-table"}, "--check-table is not used by nardy"},
       {with(a1, {"--table", file, "--max-nodes", "5"}),
@@ -1257,6 +1275,49 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
   CHECK(!std::filesystem::exists(file + "2"));
   std::filesystem::remove(file);
   std::filesystem::remove(file + "8");
+}
+
+TEST_CASE("a dense --checkpoint keeps a finished solve and never writes over another job's part",
+          "[solver][cli][dense]") {
+  const std::string ck = temp_path("dense_finished"), other = temp_path("dense_other");
+  const auto clean = [&] {
+    for (const auto& f : {ck, other})
+      for (const char* ext : {"", ".rank0.a", ".rank0.b"}) std::filesystem::remove(f + ext);
+  };
+  clean();
+  const std::vector<std::string> job = {"solve", "gadur",        "--size", "2",     "--method",
+                                        "dense", "--checkpoint", ck,       "--json"};
+  // Finished before the first interval was due: it once left no
+  // checkpoint, so a rerun solved again (a reviewer's find).
+  auto first = run(job);
+  REQUIRE(first.code == 0);
+  CHECK(!last_json(first.out).value("resumed", false));
+  CHECK(std::filesystem::exists(ck));
+  auto again = run(job);
+  REQUIRE(again.code == 0);
+  CHECK(last_json(again.out).value("resumed", false));
+  CHECK(last_json(again.out)["openings"] == last_json(first.out)["openings"]);
+  CHECK(last_json(again.out)["positions"] == last_json(first.out)["positions"]);
+  // A part of another job beside a missing manifest: refused, not written
+  // over (it once was, silently).
+  std::filesystem::remove(ck);
+  REQUIRE(std::filesystem::exists(ck + ".rank0.a"));
+  std::filesystem::rename(ck + ".rank0.a", other + ".rank0.a");
+  const std::string part = testing::slurp_file(other + ".rank0.a");
+  auto foreign = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--method",
+                      "dense", "--checkpoint", other});
+  CHECK(foreign.code == 2);
+  CHECK(foreign.err.find("does not match this job") != std::string::npos);
+  CHECK(foreign.err.find('\n') == foreign.err.size() - 1);  // one line
+  CHECK(testing::slurp_file(other + ".rank0.a") == part);
+  // This job's part without its manifest (a run killed before its first
+  // save was whole) holds nothing usable: written over, solved afresh.
+  auto mine =
+      run({"solve", "gadur", "--size", "2", "--method", "dense", "--checkpoint", other, "--json"});
+  CHECK(mine.code == 0);
+  CHECK(!last_json(mine.out).value("resumed", false));
+  CHECK(last_json(mine.out)["openings"] == last_json(first.out)["openings"]);
+  clean();
 }
 
 TEST_CASE(
