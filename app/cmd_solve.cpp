@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <regex>
+#include <string_view>
 #include <thread>
 
 #include "app/command.h"
@@ -238,8 +238,17 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
       if (e1 || e2 || t.parent_path() != x.parent_path()) return false;
       const std::string name = x.filename().string(), base = t.filename().string();
       if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0) return false;
-      static const std::regex kOwn(R"(\.tmp|\.rank[0-9]+\.(a|b)(\.tmp)?|\.rank[0-9]+\.lock)");
-      return std::regex_match(name.substr(base.size()), kOwn);
+      // FILE.tmp, FILE.rank<r>.a|b (and .tmp), FILE.rank<r>.lock.
+      std::string_view rest = std::string_view(name).substr(base.size());
+      if (rest == ".tmp") return true;
+      if (rest.substr(0, 5) != ".rank") return false;
+      rest.remove_prefix(5);
+      size_t digits = 0;
+      while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+      if (digits == 0) return false;
+      rest.remove_prefix(digits);
+      return rest == ".a" || rest == ".b" || rest == ".a.tmp" || rest == ".b.tmp" ||
+             rest == ".lock";
     };
     const bool table_in_ck = beside(ck, table) || beside(ck, lock_of(table));
     if (table_in_ck || beside(table, ck))
