@@ -204,10 +204,12 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
                      (ranks ? "mpirun" : "--checkpoint") +
                      " (one process reads a table; nothing is solved)");
   if (ga.given("--save-table") && ga.given("--checkpoint")) {
+    // Compared where each is written: through a symbolic link (a dangling
+    // one too), at its target.
     const auto same = [](const std::string& x, const std::string& y) {
       std::error_code e1, e2;
-      const auto a = std::filesystem::weakly_canonical(x, e1);
-      const auto b = std::filesystem::weakly_canonical(y, e2);
+      const auto a = std::filesystem::weakly_canonical(solver::checkpoint_target(x), e1);
+      const auto b = std::filesystem::weakly_canonical(solver::checkpoint_target(y), e2);
       return !e1 && !e2 && a == b;
     };
     const std::string& table = o.table_file.save;
@@ -234,7 +236,7 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
     const auto beside = [&](const std::string& owner, const std::string& f) {
       std::error_code e1, e2;
       const auto t = std::filesystem::weakly_canonical(solver::checkpoint_target(owner), e1);
-      const auto x = std::filesystem::weakly_canonical(f, e2);
+      const auto x = std::filesystem::weakly_canonical(solver::checkpoint_target(f), e2);
       if (e1 || e2 || t.parent_path() != x.parent_path()) return false;
       const std::string name = x.filename().string(), base = t.filename().string();
       if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0) return false;
@@ -250,12 +252,17 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
       return rest == ".a" || rest == ".b" || rest == ".a.tmp" || rest == ".b.tmp" ||
              rest == ".lock";
     };
-    const bool table_in_ck = beside(ck, table) || beside(ck, lock_of(table));
-    if (table_in_ck || beside(table, ck))
-      throw InputError(
-          "--save-table and --checkpoint: " + clip_token(table_in_ck ? table : ck, 200) +
-          " is a file the " + (table_in_ck ? "checkpoint" : "table") +
-          " writes beside its own: give each a file of its own");
+    std::string clash;
+    if (beside(ck, table))
+      clash = clip_token(table, 200) + " is a file the checkpoint writes";
+    else if (beside(ck, lock_of(table)))
+      clash = "the table's lock " + clip_token(lock_of(table), 200) +
+              " is a file the checkpoint writes";
+    else if (beside(table, ck))
+      clash = clip_token(ck, 200) + " is a file the table writes";
+    if (!clash.empty())
+      throw InputError("--save-table and --checkpoint: " + clash +
+                       " beside its own: give each a file of its own");
   }
   if (ga.given("--table") && ga.given("--kept-mb"))
     throw InputError("--kept-mb is not used with --table (nothing is solved)");

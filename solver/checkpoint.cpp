@@ -307,19 +307,21 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
     while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
     return "'" + clip_token(v, 60) + "'";
   };
-  const auto later = [](const std::vector<std::string_view>& v, size_t k, std::string_view f) {
-    return std::find(v.begin() + static_cast<long>(std::min(k, v.size())), v.end(), f) != v.end();
+  // A field's name: before its '=', or the whole field (a flag).
+  const auto name = [](std::string_view f) { return f.substr(0, f.find('=')); };
+  const auto has_name = [&](const std::vector<std::string_view>& v, std::string_view n) {
+    return std::any_of(v.begin(), v.end(), [&](std::string_view f) { return name(f) == n; });
   };
   for (size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
     if (k < a.size() && k < b.size() && a[k] == b[k]) continue;
     // A field only one side has (an optional one such as no-symmetry) is
-    // named alone, so that the fields after it are not compared out of step.
-    const bool job_extra =
-        k >= b.size() || (k < a.size() && later(a, k + 1, b[k]) && !later(b, k + 1, a[k]));
-    const bool file_extra = k >= a.size() || (later(b, k + 1, a[k]) && !later(a, k + 1, b[k]));
-    if (job_extra) return "this job has " + shown(a[k]) + ", the file does not";
-    if (file_extra) return "the file has " + shown(b[k]) + ", this job does not";
-    return "this job has " + shown(a[k]) + ", the file " + shown(b[k]);
+    // named alone when the other side's field there is one it has later.
+    if (k < a.size() && !has_name(b, name(a[k])) && (k >= b.size() || has_name(a, name(b[k]))))
+      return "this job has " + shown(a[k]) + ", the file does not";
+    if (k < b.size() && !has_name(a, name(b[k])) && (k >= a.size() || has_name(b, name(a[k]))))
+      return "the file has " + shown(b[k]) + ", this job does not";
+    return "this job has " + shown(k < a.size() ? a[k] : "(none)") + ", the file " +
+           shown(k < b.size() ? b[k] : "(none)");
   }
   return "the signatures differ";
 }

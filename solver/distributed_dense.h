@@ -27,9 +27,11 @@
 // number of ranks. Every rank's save ends before any rank starts the next,
 // so a job killed at any moment leaves a step that every rank has saved
 // (its newest or the one before); the restart resumes from the newest step
-// all ranks have (no manifest: nothing usable was saved, start afresh). A restart with
-// another number of ranks is refused (the positions would be owned by other
-// ranks).
+// all ranks have (no manifest: nothing usable was saved, start afresh, after
+// checking that every part already there is this job's: another job's is
+// refused, not written over). A finished solve saves its last state too, so
+// that a rerun answers from it. A restart with another number of ranks is
+// refused (the positions would be owned by other ranks).
 #pragma once
 
 #include <algorithm>

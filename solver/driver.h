@@ -1067,9 +1067,9 @@ SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl,
     (void)root;
     (void)o;
     (void)ctl;
-    throw InputError("--method " + method +
-                     " is not available for this game: it needs two colours of stones on at "
-                     "most 39 cells (Gadur, Enfargar)");
+    throw InputError("--method " + method + " is not available for this game: it needs " +
+                     (dfpn ? "a game that lists its placements with their captures (Gadur)"
+                           : "two colours of stones on at most 39 cells (Gadur, Enfargar)"));
   }
 }
 

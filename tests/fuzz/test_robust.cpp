@@ -1027,7 +1027,25 @@ TEST_CASE("checkpoint files: truncated, flipped, another job, kind or version, n
     r = run(fewer);
     CHECK(r.code == 2);
     CHECK(r.err.find("the file has 'no-symmetry', this job does not;") != std::string::npos);
+    // Another colouring as well: still the field only one side has.
+    const std::string edges = dir + "/edges.txt";
+    {
+      // The default colouring with its two colours swapped.
+      auto shown = run({"edges", "migong", "--size", "2"});
+      REQUIRE(shown.code == 0);
+      std::string text = shown.out;
+      for (size_t i = 0; i + 1 < text.size(); ++i)
+        if (text[i] == ' ' && (text[i + 1] == 'B' || text[i + 1] == 'Y') &&
+            (i + 2 == text.size() || text[i + 2] == '\n'))
+          text[i + 1] = text[i + 1] == 'B' ? 'Y' : 'B';
+      write_text(edges, text);
+    }
+    fewer.insert(fewer.end(), {"--edges", edges});
+    r = run(fewer);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("the file has 'no-symmetry', this job does not;") != std::string::npos);
     std::filesystem::remove(mfile);
+    std::filesystem::remove(edges);
   }
   // Not a regular file; a place that cannot be written: refused before any work.
   std::string fifo = dir + "/pipe";

@@ -1057,6 +1057,8 @@ TEST_CASE("solve --method dfpn: node limit, checkpoint, resume, interrupt, forei
     // Said as a refusal (it once read "--method dfpn: games that list
     // their placements (Gadur)").
     if (bad[1] != "gadur") CHECK(r.err.find("is not available for this game") != std::string::npos);
+    // Never pointing at a game it refuses as well (Enfargar).
+    CHECK(r.err.find("Enfargar") == std::string::npos);
   }
   auto migong = run({"solve", "migong", "--size", "2", "--method", "compact"});
   CHECK(migong.code == 2);
@@ -1243,7 +1245,7 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
       {with(a1, {"--save-table", file + "9.tmp", "--checkpoint", file + "9"}),
        "is a file the checkpoint writes beside its own"},
       {with(a1, {"--save-table", file + "9.rank2", "--checkpoint", file + "9"}),
-       "is a file the checkpoint writes beside its own"},  // its lock: rank 2's
+       "the table's lock " + file + "9.rank2.lock is a file the checkpoint writes"},
       {with(a1, {"--save-table", file + "9", "--checkpoint", file + "9.tmp"}),
        "is a file the table writes beside its own"},
       {with(a1, {"--save-table", file + "2", "--check-table"}), "--check-table: only with --table"},
