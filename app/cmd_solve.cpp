@@ -206,10 +206,12 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
   if (ga.given("--save-table") && ga.given("--checkpoint")) {
     // Compared where each is written: through a symbolic link (a dangling
     // one too), at its target.
-    const auto same = [](const std::string& x, const std::string& y) {
+    const auto where = [](const std::string& f, std::error_code& e) {
+      return std::filesystem::weakly_canonical(solver::checkpoint_target(f), e);
+    };
+    const auto same = [&](const std::string& x, const std::string& y) {
       std::error_code e1, e2;
-      const auto a = std::filesystem::weakly_canonical(solver::checkpoint_target(x), e1);
-      const auto b = std::filesystem::weakly_canonical(solver::checkpoint_target(y), e2);
+      const auto a = where(x, e1), b = where(y, e2);
       return !e1 && !e2 && a == b;
     };
     const std::string& table = o.table_file.save;
@@ -235,8 +237,7 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
     // checkpoint removed the table (a reviewer's find).
     const auto beside = [&](const std::string& owner, const std::string& f) {
       std::error_code e1, e2;
-      const auto t = std::filesystem::weakly_canonical(solver::checkpoint_target(owner), e1);
-      const auto x = std::filesystem::weakly_canonical(solver::checkpoint_target(f), e2);
+      const auto t = where(owner, e1), x = where(f, e2);
       if (e1 || e2 || t.parent_path() != x.parent_path()) return false;
       const std::string name = x.filename().string(), base = t.filename().string();
       if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0) return false;

@@ -1043,6 +1043,10 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
 
 /// --method compact (alpha-beta) or dfpn (proof numbers; games that list
 /// their placements, i.e. Gadur) on boards of at most 39 cells.
+/// The games --method dfpn solves, as its refusals name them.
+inline constexpr const char* kDfpnGames =
+    "a game that lists its placements with their captures (Gadur)";
+
 template <Game S>
 SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl, bool dfpn) {
   const std::string method = dfpn ? "dfpn" : "compact";
@@ -1051,9 +1055,8 @@ SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl,
       throw InputError("--method " + method + ": boards of at most 39 cells (side 4)");
     if constexpr (!PlacementGame<S>)
       if (dfpn)
-        throw InputError(
-            "--method dfpn is not available for this game: it needs a game that lists its "
-            "placements with their captures (Gadur)");
+        throw InputError("--method dfpn is not available for this game: it needs " +
+                         std::string(kDfpnGames));
     if (root.is_terminal()) return finished_position(root, o, ctl, method);
     const bool small = root.geo().num_sites() <= kDenseMaxCells;
     if constexpr (PlacementGame<S>)
@@ -1067,9 +1070,9 @@ SolveReport solve_boolean(const S& root, const SolveOptions& o, RunControl& ctl,
     (void)root;
     (void)o;
     (void)ctl;
-    throw InputError("--method " + method + " is not available for this game: it needs " +
-                     (dfpn ? "a game that lists its placements with their captures (Gadur)"
-                           : "two colours of stones on at most 39 cells (Gadur, Enfargar)"));
+    throw InputError(
+        "--method " + method + " is not available for this game: it needs " +
+        (dfpn ? kDfpnGames : "two colours of stones on at most 39 cells (Gadur, Enfargar)"));
   }
 }
 
