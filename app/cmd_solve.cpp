@@ -460,7 +460,10 @@ std::vector<CommandSpec> solve_commands() {
                job.pie_table = job.record.empty() && setup.empty() && one_move_pie(ga->game) &&
                                !job.seats() && r.value.kind != solver::Value::Kind::kMargin;
                print_solve(job, r, a->json, out);
-               if (!r.save_error.empty()) throw InputError(r.save_error);
+               // A save after the solve (the table, the checkpoint's last
+               // state) that failed: the result is printed and stands.
+               if (!r.save_error.empty())
+                 throw InputError(r.save_error + " (the result printed stands)");
                if (r.replay.done && !(r.replay.at_least && r.replay.at_most))
                  throw CommandFailed("the proof replay does not confirm the value (a bug)");
              });

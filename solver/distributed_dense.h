@@ -111,9 +111,16 @@ class DistributedDense : public DenseMoves<S> {
       phase_ = 2;
       // The finished state too, as the other methods keep theirs: a rerun
       // answers from it without solving again.
+      // A failure (a full disk) is kept for the report, which the command
+      // prints first: the solve is not lost with it. Every rank sees it
+      // (save() is collective and so are its errors).
       if (!cfg_.checkpoint.empty()) {
-        save();
-        ctl.checkpoint_written();
+        try {
+          save();
+          ctl.checkpoint_written();
+        } catch (const InputError& e) {
+          save_error_ = e.what();
+        }
       }
     }
     finish_totals();
@@ -122,6 +129,9 @@ class DistributedDense : public DenseMoves<S> {
   // --- results (after run) --------------------------------------------------
 
   bool resumed() const { return resumed_; }
+  /// Why the finished state could not be saved to the checkpoint (empty:
+  /// it was, or there is no checkpoint).
+  const std::string& save_error() const { return save_error_; }
   uint64_t positions() const { return tot_positions_; }
   uint64_t moves() const { return tot_moves_; }
   uint64_t terminals() const { return tot_ends_; }
@@ -673,9 +683,24 @@ class DistributedDense : public DenseMoves<S> {
         // No manifest: nothing usable was saved, and a part a run of this
         // job left before its manifest is written over. A part of another
         // job (or a damaged one) is refused here, not destroyed.
-        for (uint64_t parity : {0, 1})
-          if (CheckpointReader::exists(slot_path(me_, parity)))
+        // Both parts are read, so that one message names both when both
+        // are refused (clearing them takes one run, not two).
+        std::string refused, also;
+        for (uint64_t parity : {1, 0}) {  // FILE.rank<r>.a, then .b
+          if (!CheckpointReader::exists(slot_path(me_, parity))) continue;
+          try {
             CheckpointReader(slot_path(me_, parity), kKind, rank_signature());
+          } catch (const InputError& e) {
+            if (refused.empty())
+              refused = e.what();
+            else
+              also = slot_path(me_, parity);
+          }
+        }
+        if (!refused.empty())
+          throw InputError(also.empty() ? refused
+                                        : refused + " (" + clip_token(also, 200) +
+                                              " beside it is refused too)");
         return;
       }
       CheckpointReader m(cfg_.checkpoint, kManifestKind, cfg_.signature);
@@ -744,6 +769,7 @@ class DistributedDense : public DenseMoves<S> {
   uint64_t moves_ = 0, ends_ = 0, handled_ = 0;
   uint32_t max_dist_ = 0;
   bool resumed_ = false, manifest_written_ = false;
+  std::string save_error_;  // the final save's failure (save_error())
   uint64_t tot_positions_ = 0, tot_moves_ = 0, tot_ends_ = 0;
   uint32_t tot_sweeps_ = 0;
   Value::Kind neutral_ = Value::Kind::kUnknown;

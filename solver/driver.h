@@ -368,6 +368,21 @@ void report_checked(const S& root, const SolveOptions& o, Lookup lookup, SolveRe
   }
 }
 
+/// Runs save(), a checkpoint save made once the run's result is final
+/// (every opening solved, a limit reached, the line worked out): a failure
+/// (a full disk) goes to `error`, the first one only, for the command to
+/// report after the result it printed, instead of losing the result. A save
+/// in the middle of a run still stops it: its work since the last good save
+/// cannot be kept, and the last good checkpoint stands.
+template <class Save>
+void save_final(Save&& save, std::string& error) {
+  try {
+    save();
+  } catch (const InputError& e) {
+    if (error.empty()) error = e.what();
+  }
+}
+
 template <Game S>
 SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& ctl) {
   using R = Retrograde<S>;
@@ -414,12 +429,12 @@ SolveReport solve_retrograde(const S& root, const SolveOptions& o, RunControl& c
     // Every opening is listed, none solved (docs/cli.md: the rest null).
     for (const auto& b : opening_branches(root, o.symmetry))
       rep.openings.push_back({b.name, b.count, Value{}, -1});
-    if (!o.checkpoint.empty()) save();
+    if (!o.checkpoint.empty()) save_final(save, rep.save_error);
     return rep;
   }
   bool was_solved = r.solved();
   r.solve(ctl, save);
-  if (!was_solved && !o.checkpoint.empty()) save();
+  if (!was_solved && !o.checkpoint.empty()) save_final(save, rep.save_error);
   fill_counts();
   rep.complete = true;
 
@@ -532,7 +547,7 @@ inline void save_table(DenseTable& t, const SolveOptions& o, SolveReport& rep,
   try {
     t.save(o.table_file.save, o.table_file.signature);
   } catch (const InputError& e) {
-    rep.save_error = e.what();
+    if (rep.save_error.empty()) rep.save_error = e.what();
   }
 }
 
@@ -597,6 +612,7 @@ SolveReport solve_partitioned(const S& root, const SolveOptions& o, RunControl& 
     rep.symmetries = d.symmetries();
     d.run(ctl);
     rep.complete = true;
+    rep.save_error = d.save_error();
     rep.resumed = d.resumed();
     rep.positions = rep.nodes = d.positions();
     rep.moves = d.moves();
@@ -661,7 +677,8 @@ struct OpeningRun {
   uint64_t nodes_before = 0;  ///< nodes of the runs this one resumes
   bool resumed = false;
   bool limit_hit = false;
-  std::string note;  ///< set when the node limit stopped the run
+  std::string note;        ///< set when the node limit stopped the run
+  std::string save_error;  ///< a final save's failure (save_final)
 };
 
 /// The codes and node count of the branch checkpoint `kind` (if any) into
@@ -696,6 +713,11 @@ inline void save_branches(const OpeningRun& r, uint64_t nodes, const SolveOption
   w.u64(r.nodes_before + nodes);
   w.commit();
   ctl.checkpoint_written();
+}
+
+/// True once every branch has its code.
+inline bool all_done(const OpeningRun& r) {
+  return std::find(r.done.begin(), r.done.end(), uint64_t{0}) == r.done.end();
 }
 
 /// The note of a run stopped by the node limit.
@@ -741,11 +763,14 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
     }
     ctl.work(nodes() - counted);
     counted = nodes();
-    save();
+    if (all_done(r))
+      save_final(save, r.save_error);
+    else
+      save();
     if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }
   if (r.limit_hit) {
-    save();
+    save_final(save, r.save_error);
     r.note = node_limit_note(r, o, what);
   }
   return r;
@@ -769,6 +794,7 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
                        uint64_t bytes, const RunControl& ctl) {
   rep.complete = !run.limit_hit;
   rep.note = run.note;
+  if (rep.save_error.empty()) rep.save_error = run.save_error;
   rep.resumed = run.resumed;
   rep.nodes = nodes;
   rep.nodes_total = run.nodes_before + nodes;
@@ -930,7 +956,10 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
           busy[t] = -1;
           report(t);
           show();
-          save_branches(run, total(), o, kind, ctl);
+          if (all_done(run))
+            save_final([&] { save_branches(run, total(), o, kind, ctl); }, run.save_error);
+          else
+            save_branches(run, total(), o, kind, ctl);
           if (ctl.stop_requested()) {
             stopped = true;
             quit = true;
@@ -982,7 +1011,7 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
     throw Interrupted("interrupted; the finished " + what + " are saved");
   }
   if (run.limit_hit) {
-    save_branches(run, fig.nodes, o, kind, ctl);
+    save_final([&] { save_branches(run, fig.nodes, o, kind, ctl); }, run.save_error);
     run.note = node_limit_note(run, o, what);
   }
   then(std::as_const(run), *engines[0]);
@@ -1430,7 +1459,10 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     }
     ctl.work(d.nodes() - counted);
     counted = d.nodes();
-    save();
+    if (std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); }))
+      save_final(save, rep.save_error);
+    else
+      save();
     if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }
   Value::Kind neutral = stall_loaded ? Value::Kind::kStall : d.neutral_kind();
@@ -1455,7 +1487,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       if (op.value.known()) ++solved;
       if (root && op.value == Value::win(root->to_move())) rep.value = op.value;
     }
-    save();  // the nodes spent (finished openings are saved already)
+    save_final(save, rep.save_error);  // the nodes spent (finished openings are saved already)
     rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
                " nodes in this run): " + std::to_string(solved) + " of " +
                std::to_string(branches.size()) + (root ? " openings" : " set-ups") + " solved" +
@@ -1529,7 +1561,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
         rep.note = "the principal variation was not worked out within --max-nodes (" +
                    with_commas(o.max_nodes) + " nodes in this run); the value and every " +
                    (root ? "opening" : "set-up") + " are proved";
-        save();  // the nodes spent
+        save_final(save, rep.save_error);  // the nodes spent
         return finish(true);
       }
       pv_saved.emplace();
@@ -1539,7 +1571,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
         rep.pv.push_back(s.move_name(m));
         s.apply(m, u);
       }
-      save();
+      save_final(save, rep.save_error);
     }
   }
   return finish(true);

@@ -3,7 +3,10 @@
 // and clear errors (exit 2) for bad requests and damaged checkpoint files.
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -1312,6 +1315,15 @@ TEST_CASE("a dense --checkpoint keeps a finished solve and never writes over ano
   CHECK(foreign.err.find("does not match this job") != std::string::npos);
   CHECK(foreign.err.find('\n') == foreign.err.size() - 1);  // one line
   CHECK(testing::slurp_file(other + ".rank0.a") == part);
+  // Both parts of another job: one message names both.
+  std::filesystem::copy_file(other + ".rank0.a", other + ".rank0.b");
+  auto both = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--method",
+                   "dense", "--checkpoint", other});
+  CHECK(both.code == 2);
+  CHECK(both.err.find(other + ".rank0.a does not match this job") != std::string::npos);
+  CHECK(both.err.find(other + ".rank0.b beside it is refused too") != std::string::npos);
+  CHECK(both.err.find('\n') == both.err.size() - 1);
+  CHECK(testing::slurp_file(other + ".rank0.b") == part);
   // This job's part without its manifest (a run killed before its first
   // save was whole) holds nothing usable: written over, solved afresh.
   auto mine =
@@ -1319,6 +1331,106 @@ TEST_CASE("a dense --checkpoint keeps a finished solve and never writes over ano
   CHECK(mine.code == 0);
   CHECK(!last_json(mine.out).value("resumed", false));
   CHECK(last_json(mine.out)["openings"] == last_json(first.out)["openings"]);
+  clean();
+}
+
+namespace {
+/// Regular files this process writes are cut at `bytes` while it lives:
+/// a write past it fails with EFBIG ("File too large") instead of raising
+/// SIGXFSZ, as a full disk fails a write.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit r = old_;
+    r.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &r);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int) = nullptr;
+};
+}  // namespace
+
+TEST_CASE("a checkpoint that cannot be saved once the solve is done loses no result",
+          "[solver][cli][checkpoint]") {
+  // The last save of a finished solve failing (a full disk, here a file
+  // size limit) once exited 2 before the report: the result was computed
+  // and lost. Now the report comes first, then the one-line error, exit 2.
+  const std::string ck = temp_path("final_save");
+  const auto clean = [&] {
+    for (const char* ext : {"", ".tmp", ".rank0.a", ".rank0.b", ".rank0.a.tmp", ".rank0.b.tmp"})
+      std::filesystem::remove(ck + ext);
+  };
+  const std::vector<std::string> base = {
+      "solve",        "gadur", "--size",  "2", "--rule", "capture=merge-only",
+      "--checkpoint", ck,      "--method"};
+  const auto job = [&](const std::string& method, std::vector<std::string> more) {
+    std::vector<std::string> cmd = base;
+    cmd.push_back(method);
+    cmd.insert(cmd.end(), more.begin(), more.end());
+    return cmd;
+  };
+  // Every method; the search methods save after each opening, so the run
+  // that fails is one with a single opening left (the first one finished
+  // and saved by a run stopped after it): its save is the last.
+  struct Case {
+    std::string method;
+    std::vector<std::string> more;
+    bool by_opening;
+  };
+  const std::vector<Case> cases = {{"dense", {}, false},  {"retrograde", {}, false},
+                                   {"compact", {}, true}, {"compact", {"--threads", "2"}, true},
+                                   {"dfpn", {}, true},    {"dfs", {}, true}};
+  const auto want = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only"});
+  REQUIRE(want.code == 0);
+  for (const auto& c : cases) {
+    INFO(c.method << (c.more.empty() ? "" : " " + c.more.back()));
+    clean();
+    if (c.by_opening) {
+      auto first = run(job(c.method, {"--stop-after", "1"}));
+      REQUIRE(first.code == 130);
+      REQUIRE(std::filesystem::exists(ck));
+    }
+    const std::string before = c.by_opening ? testing::slurp_file(ck) : "";
+    Run failed;
+    {
+      FileSizeLimit cut(0);
+      failed = run(job(c.method, c.more));
+    }
+    CHECK(failed.code == 2);
+    CHECK(failed.out.find("value: black wins") != std::string::npos);
+    CHECK(failed.out.find("  b2 ") != std::string::npos);  // the openings
+    CHECK(failed.err.find("cannot write checkpoint") != std::string::npos);
+    CHECK(failed.err.find("File too large") != std::string::npos);
+    CHECK(failed.err.find("the result printed stands") != std::string::npos);
+    CHECK(failed.err.find('\n') == failed.err.size() - 1);  // one line
+    // The last good checkpoint is as it was, and resumes.
+    if (c.by_opening) {
+      CHECK(testing::slurp_file(ck) == before);
+      auto again = run(job(c.method, c.more));
+      CHECK(again.code == 0);
+      CHECK(again.out.find("value: black wins") != std::string::npos);
+    }
+  }
+  // A mid-run save failing still stops the run (its last good save stands).
+  clean();
+  Run mid;
+  {
+    FileSizeLimit cut(0);
+    mid = run(job("compact", {}));
+  }
+  CHECK(mid.code == 2);
+  CHECK(mid.out.find("value:") == std::string::npos);
+  CHECK(mid.err.find("cannot write checkpoint") != std::string::npos);
   clean();
 }
 
