@@ -399,6 +399,16 @@ void CheckpointReader::bytes(void* p, size_t n) {
   remaining_ -= n;
 }
 
+void CheckpointReader::skip(uint64_t n) {
+  if (n > remaining_) corrupt("the payload ends early");
+  char buf[1 << 16];
+  while (n > 0) {
+    const size_t k = static_cast<size_t>(std::min<uint64_t>(n, sizeof buf));
+    bytes(buf, k);
+    n -= k;
+  }
+}
+
 void CheckpointReader::finish() {
   if (remaining_ != 0) corrupt("unexpected data after the payload");
 }

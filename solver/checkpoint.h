@@ -141,6 +141,8 @@ class CheckpointReader {
   uint64_t u64(uint64_t max, const char* what);
   std::string str();
   void bytes(void* p, size_t n);
+  /// Reads past n bytes of the payload (a section this run does not use).
+  void skip(uint64_t n);
   template <class T>
   void array(ChunkedVector<T>& v, uint64_t max_count) {
     uint64_t n = count<T>(max_count);

@@ -123,6 +123,16 @@ class CompactDfs {
   uint64_t occupied() const { return table_.occupied(); }
   /// Bytes of the table this search allocated (0 if it shares another's).
   uint64_t table_bytes() const { return table_.bytes(); }
+  /// The table to a checkpoint, and back (EntryTable::write, read: false
+  /// if the saved table has another size). Not while a search runs.
+  template <class Writer>
+  void write_table(Writer& w) const {
+    table_.write(w);
+  }
+  template <class Reader>
+  bool read_table(Reader& rd) {
+    return table_.read(rd);
+  }
   int symmetries() const { return codec_.symmetries(); }
 
  private:

@@ -679,14 +679,45 @@ struct OpeningRun {
   bool limit_hit = false;
   std::string note;        ///< set when the node limit stopped the run
   std::string save_error;  ///< a final save's failure (save_final)
+  /// The checkpoint's search table: 1 loaded, 2 not used (another size).
+  int table_read = 0;
 };
+
+/// A search's table kept in its branch checkpoint (compact, dfpn: every
+/// entry is a proof, or numbers that only steer, so any run of the job may
+/// load it): written after the branch codes when the run stops (Ctrl-C,
+/// the node limit), after an opening that leaves others to solve, and
+/// from inside a search when the checkpoint interval is due (only while
+/// the table is quiet: a one-thread search, at its tick); read back when
+/// the run resumes. save_now is set by run_branches for the search's tick:
+/// it saves if the interval is due and the last table save took at most a
+/// twentieth of the time since, so that a large table costs at most about
+/// 5 % of the run.
+struct TableKeep {
+  std::function<void(CheckpointWriter&)> write;
+  std::function<bool(CheckpointReader&)> read;
+  std::function<void()> save_now;
+  double last_at = 0, last_seconds = 0;  ///< the last table save (ctl.elapsed())
+  bool due(const RunControl& ctl) const {
+    return ctl.checkpoint_due() && ctl.elapsed() - last_at >= 20 * last_seconds;
+  }
+};
+
+/// Reads past a search table that keep (if any) does not load (a run on
+/// several threads with a table each).
+inline void skip_table(CheckpointReader& rd) {
+  const uint64_t buckets = rd.u64(uint64_t{1} << 40, "the table's bucket count");
+  const uint64_t ways = rd.u64(64, "the table's bucket width");
+  const uint64_t size = rd.u64(64, "the table's entry size");
+  rd.skip(buckets * ways * size);
+}
 
 /// The codes and node count of the branch checkpoint `kind` (if any) into
 /// r (r.done: n codes, 0 unknown); a code that does not satisfy
 /// stands(code) is dropped (solved again).
 template <class Valid, class Stands>
 void read_branches(OpeningRun& r, size_t n, const SolveOptions& o, const std::string& kind,
-                   Valid valid, Stands stands) {
+                   Valid valid, Stands stands, TableKeep* keep = nullptr) {
   r.done.assign(n, 0);
   if (o.checkpoint.empty() || !CheckpointReader::exists(o.checkpoint)) return;
   CheckpointReader rd(o.checkpoint, kind, o.signature);
@@ -698,21 +729,36 @@ void read_branches(OpeningRun& r, size_t n, const SolveOptions& o, const std::st
     if (!stands(x)) x = 0;
   }
   r.nodes_before = rd.u64();
+  if (!rd.at_end()) {  // a search table (TableKeep)
+    if (keep && keep->read)
+      r.table_read = keep->read(rd) ? 1 : 2;
+    else
+      skip_table(rd);
+  }
   rd.finish();
   r.resumed = true;
 }
 
 /// Writes r's codes and node count (this run's `nodes` added) to the
 /// branch checkpoint `kind`, if the run has one.
+/// With `keep` (and its write), the search table after them: the caller
+/// makes sure no search writes to it meanwhile.
 inline void save_branches(const OpeningRun& r, uint64_t nodes, const SolveOptions& o,
-                          const std::string& kind, RunControl& ctl) {
+                          const std::string& kind, RunControl& ctl, TableKeep* keep = nullptr) {
   if (o.checkpoint.empty()) return;
+  const double start = ctl.elapsed();
   CheckpointWriter w(o.checkpoint, kind, o.signature);
   w.u64(r.done.size());
   for (uint64_t x : r.done) w.u64(x);
   w.u64(r.nodes_before + nodes);
+  const bool table = keep && keep->write;
+  if (table) keep->write(w);
   w.commit();
   ctl.checkpoint_written();
+  if (table) {
+    keep->last_at = ctl.elapsed();
+    keep->last_seconds = keep->last_at - start;
+  }
 }
 
 /// True once every branch has its code.
@@ -739,15 +785,20 @@ inline std::string node_limit_note(const OpeningRun& r, const SolveOptions& o,
 /// stands(code) (a bound where this run needs an exact value) is solved
 /// again. `counted` holds the work units already reported to ctl (a tick
 /// inside the search may report some); `what` names the branches in the
-/// node-limit note.
+/// node-limit note. With `keep`, the search's table goes to the checkpoint
+/// too (TableKeep), except in the last save, once every branch is solved.
 template <class Limit, Game S, class Solve, class Valid, class Stands, class Nodes>
 OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOptions& o,
                         RunControl& ctl, const std::string& method, const std::string& kind,
                         Valid valid, Stands stands, Solve solve, Nodes nodes, uint64_t& counted,
-                        const std::string& what) {
+                        const std::string& what, TableKeep* keep = nullptr) {
   OpeningRun r;
-  read_branches(r, classes.size(), o, kind, valid, stands);
-  auto save = [&] { save_branches(r, nodes(), o, kind, ctl); };
+  read_branches(r, classes.size(), o, kind, valid, stands, keep);
+  auto save = [&] { save_branches(r, nodes(), o, kind, ctl, all_done(r) ? nullptr : keep); };
+  if (keep && !o.checkpoint.empty())
+    keep->save_now = [&] {
+      if (keep->due(ctl)) save();
+    };
   for (size_t i = 0; i < classes.size(); ++i) {
     if (r.done[i]) continue;
     ctl.status(method + ": solving " + std::to_string(i + 1) + " of " +
@@ -773,6 +824,7 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
     save_final(save, r.save_error);
     r.note = node_limit_note(r, o, what);
   }
+  if (keep) keep->save_now = nullptr;
   return r;
 }
 
@@ -794,6 +846,10 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
                        uint64_t bytes, const RunControl& ctl) {
   rep.complete = !run.limit_hit;
   rep.note = run.note;
+  if (run.table_read == 2)
+    rep.note += std::string(rep.note.empty() ? "" : "; ") +
+                "the checkpoint's search table was not used: it has another size than this "
+                "run's --table-mb gives";
   if (rep.save_error.empty()) rep.save_error = run.save_error;
   rep.resumed = run.resumed;
   rep.nodes = nodes;
@@ -869,11 +925,27 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
                                  const std::string& kind, Valid valid, Stands stands, Solve solve,
                                  Then then, ParallelFigures& fig, const std::string& what) {
   OpeningRun run;
-  read_branches(run, branches.size(), o, kind, valid, stands);
-  size_t open = 0;
-  for (uint64_t x : run.done) open += x == 0;
-  // No more threads (and tables) than branches left to solve.
-  const int threads = static_cast<int>(std::clamp<size_t>(open, 1, o.search_threads));
+  // One table for all where the engine's entries allow it (the branches
+  // share most of their positions), else a table each. A shared table is
+  // kept in the checkpoint (TableKeep) when the run stops at Ctrl-C or the
+  // node limit, the threads joined; tables of their own are not kept.
+  const bool shared = Engine::shareable();
+  TableKeep keep;
+  // No more threads (and tables) than branches left to solve: known before
+  // the engines are made where each has a table of its own; a shared table
+  // is made first, so that the checkpoint's table can be read into it.
+  int threads = 0;
+  const auto plan = [&] {
+    size_t open = 0;
+    for (uint64_t x : run.done) open += x == 0;
+    threads = static_cast<int>(std::clamp<size_t>(open, 1, o.search_threads));
+  };
+  if (shared) {
+    threads = static_cast<int>(std::clamp<size_t>(branches.size(), 1, o.search_threads));
+  } else {
+    read_branches(run, branches.size(), o, kind, valid, stands);
+    plan();
+  }
   std::mutex mu;  // guards ctl, run, the lists below and the checkpoint
   std::atomic<uint64_t> left{o.max_nodes};
   const uint64_t grant_size =
@@ -883,9 +955,6 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   std::vector<int> busy(threads, -1);      // the branch each thread searches
   std::vector<bool> taken(branches.size(), false);
   std::vector<std::unique_ptr<Engine>> engines(threads);
-  // One table for all where the engine's entries allow it (the branches
-  // share most of their positions), else a table each.
-  const bool shared = Engine::shareable();
   const auto total = [&] {
     uint64_t n = 0;
     for (uint64_t x : seen) n += x;
@@ -930,6 +999,24 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
     };
     engines[t] = shared && t > 0 ? std::make_unique<Engine>(proto, cfg, *engines[0])
                                  : std::make_unique<Engine>(proto, cfg);
+  }
+  if (shared) {
+    // The engines that can save their table (compact, dfpn; not superko).
+    if constexpr (requires(Engine & e, CheckpointWriter & w, CheckpointReader & r) {
+                    e.write_table(w);
+                    e.read_table(r);
+                  }) {
+      Engine& first = *engines[0];
+      keep.write = [&first](CheckpointWriter& w) { first.write_table(w); };
+      keep.read = [&first](CheckpointReader& rd) { return first.read_table(rd); };
+    }
+    read_branches(run, branches.size(), o, kind, valid, stands, &keep);
+    const int made = threads;
+    plan();
+    threads = std::min(threads, made);
+    engines.resize(threads);  // the owner of the table, engines[0], stays
+    seen.resize(threads);
+    busy.resize(threads);
   }
   bool stopped = false;
   std::vector<std::exception_ptr> errors(threads);
@@ -1006,12 +1093,13 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   // counted one slot they filled at once).
   if (shared) fig.stored = engines[0]->occupied();
   fig.tables = shared ? 1 : threads;
+  TableKeep* const table = shared ? &keep : nullptr;  // every thread has ended
   if (stopped) {
-    save_branches(run, fig.nodes, o, kind, ctl);
+    save_branches(run, fig.nodes, o, kind, ctl, table);
     throw Interrupted("interrupted; the finished " + what + " are saved");
   }
   if (run.limit_hit) {
-    save_final([&] { save_branches(run, fig.nodes, o, kind, ctl); }, run.save_error);
+    save_final([&] { save_branches(run, fig.nodes, o, kind, ctl, table); }, run.save_error);
     run.note = node_limit_note(run, o, what);
   }
   then(std::as_const(run), *engines[0]);
@@ -1054,9 +1142,15 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
   cfg.max_nodes = o.max_nodes;
   uint64_t counted = 0;
   Engine* self = nullptr;
-  cfg.tick = node_tick(ctl, self, counted);
+  TableKeep keep;
+  cfg.tick = [&keep, tick = node_tick(ctl, self, counted)] {
+    tick();
+    if (keep.save_now) keep.save_now();  // the table is quiet here
+  };
   Engine d(root, cfg);
   self = &d;
+  keep.write = [&d](CheckpointWriter& w) { d.write_table(w); };
+  keep.read = [&d](CheckpointReader& rd) { return d.read_table(rd); };
   SolveReport rep;
   rep.method = method;
   rep.symmetries = 1;
@@ -1064,7 +1158,7 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
   OpeningRun run = run_branches<typename Engine::NodeLimit>(
       branches, o, ctl, method, kind, boolean_code_valid, boolean_code_stands,
       [&](const S& c, const std::vector<uint64_t>&) { return boolean_code(d, c); },
-      [&] { return d.nodes(); }, counted, "openings");
+      [&] { return d.nodes(); }, counted, "openings", &keep);
   boolean_report(rep, root, branches, run);
   report_run(rep, run, d.nodes(), d.stored(), d.table_bytes(), ctl);
   return rep;

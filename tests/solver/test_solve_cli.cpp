@@ -1334,6 +1334,57 @@ TEST_CASE("a dense --checkpoint keeps a finished solve and never writes over ano
   clean();
 }
 
+TEST_CASE("compact and dfpn keep their search table in the checkpoint until the job is done",
+          "[solver][cli][checkpoint]") {
+  // A run stopped at the node limit inside an opening once kept only the
+  // finished openings: the opening's search started again from nothing.
+  // Now the checkpoint holds the table (the file is the table's size) and
+  // the rerun reads it; the last save, every opening solved, drops it.
+  const std::string ck = temp_path("table_keep");
+  for (const std::string method : {"compact", "dfpn"})
+    for (const std::string threads : {"1", "2"}) {
+      INFO(method << " on " << threads << " threads");
+      std::filesystem::remove(ck);
+      const std::vector<std::string> job = {"solve",      "gadur",
+                                            "--size",     "3",
+                                            "--rule",     "capture=merge-only",
+                                            "--record",   "a3 b3 b1 c2 b2 b3",
+                                            "--method",   method,
+                                            "--json",     "--no-pv",
+                                            "--table-mb", "16",
+                                            "--threads",  threads};
+      auto fresh = run(job);
+      REQUIRE(fresh.code == 0);
+      const json want = last_json(fresh.out);
+      const uint64_t full = want["nodes"];
+      auto stopped = run(job, {"--checkpoint", ck, "--max-nodes", std::to_string(full / 2)});
+      REQUIRE(stopped.code == 0);
+      CHECK(last_json(stopped.out)["complete"] == false);
+      CHECK(std::filesystem::file_size(ck) > (uint64_t{16} << 20));  // the table
+      auto resumed = run(job, {"--checkpoint", ck});
+      REQUIRE(resumed.code == 0);
+      const json got = last_json(resumed.out);
+      CHECK(got["resumed"] == true);
+      CHECK(got["value"] == want["value"]);
+      CHECK(got["openings"] == want["openings"]);
+      CHECK(!got.contains("note"));
+      CHECK(std::filesystem::file_size(ck) < 4096);  // done: the codes only
+      // Another --table-mb: the saved table is read past, not loaded, and
+      // the note says so.
+      std::filesystem::remove(ck);
+      REQUIRE(run(job, {"--checkpoint", ck, "--max-nodes", std::to_string(full / 2)}).code == 0);
+      auto job8 = job;
+      job8[job8.size() - 3] = "8";
+      auto other = run(job8, {"--checkpoint", ck});
+      REQUIRE(other.code == 0);
+      const json o = last_json(other.out);
+      CHECK(o["value"] == want["value"]);
+      CHECK(o["openings"] == want["openings"]);
+      CHECK(o.value("note", "").find("search table was not used") != std::string::npos);
+    }
+  std::filesystem::remove(ck);
+}
+
 namespace {
 /// Regular files this process writes are cut at `bytes` while it lives:
 /// a write past it fails with EFBIG ("File too large") instead of raising
