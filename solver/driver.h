@@ -378,6 +378,7 @@ template <class Save>
 void save_final(Save&& save, std::string& error) {
   try {
     save();
+    error.clear();  // a later final save that succeeds makes the file whole
   } catch (const InputError& e) {
     if (error.empty()) error = e.what();
   }
@@ -681,6 +682,7 @@ struct OpeningRun {
   std::string save_error;  ///< a final save's failure (save_final)
   /// The checkpoint's search table: 1 loaded, 2 not used (another size).
   int table_read = 0;
+  std::string table_failed;  ///< why the table could not be saved (TableKeep)
 };
 
 /// A search's table kept in its branch checkpoint (compact, dfpn: every
@@ -698,6 +700,9 @@ struct TableKeep {
   std::function<bool(CheckpointReader&)> read;
   std::function<void()> save_now;
   double last_at = 0, last_seconds = 0;  ///< the last table save (ctl.elapsed())
+  /// Why a save with the table failed (a full disk: the save is made again
+  /// without it, and later saves leave it out).
+  std::string failed;
   bool due(const RunControl& ctl) const {
     return ctl.checkpoint_due() && ctl.elapsed() - last_at >= 20 * last_seconds;
   }
@@ -706,6 +711,7 @@ struct TableKeep {
 /// Reads past a search table that keep (if any) does not load (a run on
 /// several threads with a table each).
 inline void skip_table(CheckpointReader& rd) {
+  rd.u64();  // the layout tag
   const uint64_t buckets = rd.u64(uint64_t{1} << 40, "the table's bucket count");
   const uint64_t ways = rd.u64(64, "the table's bucket width");
   const uint64_t size = rd.u64(64, "the table's entry size");
@@ -743,22 +749,43 @@ void read_branches(OpeningRun& r, size_t n, const SolveOptions& o, const std::st
 /// branch checkpoint `kind`, if the run has one.
 /// With `keep` (and its write), the search table after them: the caller
 /// makes sure no search writes to it meanwhile.
+/// A save with the table that fails (a full disk: a save needs the table's
+/// size twice, the new file beside the old) is made again without it, so
+/// that the codes are kept; keep->failed says why, and later saves leave
+/// the table out.
 inline void save_branches(const OpeningRun& r, uint64_t nodes, const SolveOptions& o,
                           const std::string& kind, RunControl& ctl, TableKeep* keep = nullptr) {
   if (o.checkpoint.empty()) return;
-  const double start = ctl.elapsed();
-  CheckpointWriter w(o.checkpoint, kind, o.signature);
-  w.u64(r.done.size());
-  for (uint64_t x : r.done) w.u64(x);
-  w.u64(r.nodes_before + nodes);
-  const bool table = keep && keep->write;
-  if (table) keep->write(w);
-  w.commit();
-  ctl.checkpoint_written();
-  if (table) {
-    keep->last_at = ctl.elapsed();
-    keep->last_seconds = keep->last_at - start;
+  const auto write = [&](bool table) {
+    CheckpointWriter w(o.checkpoint, kind, o.signature);
+    w.u64(r.done.size());
+    for (uint64_t x : r.done) w.u64(x);
+    w.u64(r.nodes_before + nodes);
+    if (table) keep->write(w);
+    w.commit();
+  };
+  if (keep && keep->write) {
+    const double start = ctl.elapsed();
+    ctl.status_detail("saving the search table");
+    try {
+      write(true);
+      keep->last_at = ctl.elapsed();
+      keep->last_seconds = keep->last_at - start;
+    } catch (const InputError& e) {
+      keep->failed = e.what();
+      keep->write = nullptr;
+      write(false);
+    }
+  } else {
+    write(false);
   }
+  ctl.checkpoint_written();
+}
+
+/// The message of a branch run stopped by a signal, after its save.
+inline std::string interrupted_note(const std::string& what, const TableKeep* keep) {
+  return "interrupted; the finished " + what +
+         (keep && keep->write ? " and the search table" : "") + " are saved";
 }
 
 /// True once every branch has its code.
@@ -795,6 +822,14 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
   OpeningRun r;
   read_branches(r, classes.size(), o, kind, valid, stands, keep);
   auto save = [&] { save_branches(r, nodes(), o, kind, ctl, all_done(r) ? nullptr : keep); };
+  // The search's tick saves through keep->save_now while this runs; it
+  // refers to this frame, so it is cleared on every way out.
+  struct Clear {
+    TableKeep* k;
+    ~Clear() {
+      if (k) k->save_now = nullptr;
+    }
+  } clear{keep};
   if (keep && !o.checkpoint.empty())
     keep->save_now = [&] {
       if (keep->due(ctl)) save();
@@ -810,7 +845,7 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
       break;
     } catch (const OpeningStop&) {
       save();
-      throw Interrupted("interrupted; the finished " + what + " are saved");
+      throw Interrupted(interrupted_note(what, keep));
     }
     ctl.work(nodes() - counted);
     counted = nodes();
@@ -818,13 +853,16 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
       save_final(save, r.save_error);
     else
       save();
-    if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+    // Once every branch is solved a stop request changes nothing: the
+    // result is reported.
+    if (!all_done(r) && ctl.stop_requested())
+      throw Interrupted("interrupted after finishing an opening");
   }
   if (r.limit_hit) {
     save_final(save, r.save_error);
     r.note = node_limit_note(r, o, what);
   }
-  if (keep) keep->save_now = nullptr;
+  if (keep) r.table_failed = keep->failed;
   return r;
 }
 
@@ -849,7 +887,11 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
   if (run.table_read == 2)
     rep.note += std::string(rep.note.empty() ? "" : "; ") +
                 "the checkpoint's search table was not used: it has another size than this "
-                "run's --table-mb gives";
+                "run's --table-mb gives, or another layout";
+  if (!run.table_failed.empty())
+    rep.note += std::string(rep.note.empty() ? "" : "; ") +
+                "the search table could not be saved in the checkpoint (" + run.table_failed +
+                "): it keeps the finished openings only";
   if (rep.save_error.empty()) rep.save_error = run.save_error;
   rep.resumed = run.resumed;
   rep.nodes = nodes;
@@ -1094,14 +1136,15 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   if (shared) fig.stored = engines[0]->occupied();
   fig.tables = shared ? 1 : threads;
   TableKeep* const table = shared ? &keep : nullptr;  // every thread has ended
-  if (stopped) {
+  if (stopped && !all_done(run)) {                    // (all solved: the result is reported)
     save_branches(run, fig.nodes, o, kind, ctl, table);
-    throw Interrupted("interrupted; the finished " + what + " are saved");
+    throw Interrupted(interrupted_note(what, table));
   }
   if (run.limit_hit) {
     save_final([&] { save_branches(run, fig.nodes, o, kind, ctl, table); }, run.save_error);
     run.note = node_limit_note(run, o, what);
   }
+  run.table_failed = keep.failed;
   then(std::as_const(run), *engines[0]);
   return run;
 }
@@ -1160,7 +1203,9 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
       [&](const S& c, const std::vector<uint64_t>&) { return boolean_code(d, c); },
       [&] { return d.nodes(); }, counted, "openings", &keep);
   boolean_report(rep, root, branches, run);
-  report_run(rep, run, d.nodes(), d.stored(), d.table_bytes(), ctl);
+  // A table read from the checkpoint holds positions this run did not store.
+  report_run(rep, run, d.nodes(), run.table_read == 1 ? d.occupied() : d.stored(), d.table_bytes(),
+             ctl);
   return rep;
 }
 
@@ -1553,11 +1598,14 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     }
     ctl.work(d.nodes() - counted);
     counted = d.nodes();
-    if (std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); }))
+    const bool all =
+        std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); });
+    if (all)
       save_final(save, rep.save_error);
     else
       save();
-    if (ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+    // Once every opening is solved a stop request changes nothing.
+    if (!all && ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }
   Value::Kind neutral = stall_loaded ? Value::Kind::kStall : d.neutral_kind();
   for (size_t i = 0; i < branches.size(); ++i)

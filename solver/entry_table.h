@@ -94,26 +94,30 @@ class EntryTable {
   /// Bytes this table allocated (0 if it shares another's).
   uint64_t bytes() const { return own_.size() * sizeof(Entry); }
 
-  /// The whole table (its shape, then its entries) to a checkpoint writer
-  /// (solver/checkpoint.h). Not while searches write to it.
+  /// The whole table (the search's `layout` tag, its shape, then its
+  /// entries) to a checkpoint writer (solver/checkpoint.h). Not while
+  /// searches write to it.
   template <class Writer>
-  void write(Writer& w) const {
+  void write(Writer& w, uint64_t layout) const {
+    w.u64(layout);
     w.u64(mask_ + 1);
     w.u64(kWays);
     w.u64(sizeof(Entry));
     w.bytes(tab_, (mask_ + 1) * kWays * sizeof(Entry));
   }
-  /// A table write() wrote, into this one if it has the same shape (true);
-  /// else read past it (false: the table is left as it was). Every entry
-  /// of these tables is a key with what was proved about it, so a table
-  /// saved by any run of the same job may be loaded.
+  /// A table write() wrote, into this one if it has the same layout tag
+  /// (the search, its key and entry encoding and their version) and shape
+  /// (true); else read past it (false: the table is left as it was). Every
+  /// entry of these tables is a key with what was proved about it, so a
+  /// table saved by any run of the same job may be loaded.
   template <class Reader>
-  bool read(Reader& rd) {
+  bool read(Reader& rd, uint64_t layout) {
+    const uint64_t saved = rd.u64();
     const uint64_t buckets = rd.u64(uint64_t{1} << 40, "the table's bucket count");
     const uint64_t ways = rd.u64(64, "the table's bucket width");
     const uint64_t size = rd.u64(64, "the table's entry size");
     if (buckets == 0 || (buckets & (buckets - 1)) != 0) rd.corrupt("the table's bucket count");
-    if (buckets != mask_ + 1 || ways != kWays || size != sizeof(Entry)) {
+    if (saved != layout || buckets != mask_ + 1 || ways != kWays || size != sizeof(Entry)) {
       rd.skip(buckets * ways * size);
       return false;
     }

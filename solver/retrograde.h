@@ -143,7 +143,9 @@ class Retrograde {
       ctl.work(1);
       ctl.status("solving: sweep " + std::to_string(sweep_) + ", " + with_commas(open_.size()) +
                  " positions undecided");
-      if (ctl.checkpoint_due()) on_checkpoint();
+      // The solved state is saved by the caller's last save, whose failure
+      // does not lose the result (solver/driver.h: save_final).
+      if (!solved_ && ctl.checkpoint_due()) on_checkpoint();
       if (!solved_ && ctl.stop_requested())
         throw Interrupted("interrupted while solving (sweep " + std::to_string(sweep_) + ")");
     }

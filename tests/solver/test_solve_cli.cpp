@@ -326,7 +326,8 @@ TEST_CASE("compact and dfpn: Ctrl-C inside an opening stops at once, the checkpo
     stop.insert(stop.end(), {"--stop-after", "1"});
     auto r = run(stop);
     CHECK(r.code == 130);
-    CHECK(r.err.find("interrupted; the finished openings are saved") != std::string::npos);
+    CHECK(r.err.find("interrupted; the finished openings and the search table are saved") !=
+          std::string::npos);
     REQUIRE(std::filesystem::exists(file));
     // The file is this job's: a rerun resumes it (stopped at once here).
     auto limit = job;
@@ -875,7 +876,7 @@ void check_two_thread_budget(const With& with, const json& want, uint64_t limit,
   std::filesystem::remove(file);
   auto stopped = with({"--threads", "2", "--stop-after", "1", "--checkpoint", file});
   CHECK(stopped.code == 130);
-  CHECK(stopped.err.find("interrupted; the finished openings are saved") != std::string::npos);
+  CHECK(stopped.err.find("interrupted; the finished openings") != std::string::npos);
   auto again = with({"--threads", "1", "--checkpoint", file});
   REQUIRE(again.code == 0);
   CHECK(last_json(again.out)["resumed"] == true);
@@ -1385,6 +1386,27 @@ TEST_CASE("compact and dfpn keep their search table in the checkpoint until the 
   std::filesystem::remove(ck);
 }
 
+TEST_CASE("a stop request that comes once every opening is solved loses no result",
+          "[solver][cli][checkpoint]") {
+  // --stop-after N with N the whole run's nodes: the stop is due right
+  // after the last opening. It once threw "interrupted after finishing an
+  // opening" (exit 130) with the result computed and not printed.
+  for (const std::string method : {"compact", "dfpn", "dfs"})
+    for (const std::string threads : {"1", "2"}) {
+      INFO(method << " on " << threads << " threads");
+      const std::vector<std::string> job = {
+          "solve",    "gadur", "--size", "2",         "--rule", "capture=merge-only",
+          "--method", method,  "--json", "--threads", threads};
+      auto full = run(job);
+      REQUIRE(full.code == 0);
+      const json want = last_json(full.out);
+      auto late = run(job, {"--stop-after", std::to_string(want["nodes"].get<uint64_t>())});
+      CHECK(late.code == 0);
+      CHECK(last_json(late.out)["value"] == want["value"]);
+      CHECK(last_json(late.out)["openings"] == want["openings"]);
+    }
+}
+
 namespace {
 /// Regular files this process writes are cut at `bytes` while it lives:
 /// a write past it fails with EFBIG ("File too large") instead of raising
@@ -1471,6 +1493,41 @@ TEST_CASE("a checkpoint that cannot be saved once the solve is done loses no res
       CHECK(again.code == 0);
       CHECK(again.out.find("value: black wins") != std::string::npos);
     }
+  }
+  // A save with the search table that does not fit (the table is 16 MB,
+  // the files may hold 1 MB) is made again without it: the finished
+  // openings are kept and the report's note says the table is not.
+  for (const std::string method : {"compact", "dfpn"}) {
+    INFO(method << ": the table does not fit");
+    clean();
+    const auto table_job = [&](const std::vector<std::string>& more) {
+      std::vector<std::string> cmd = {"solve",        "gadur",
+                                      "--size",       "3",
+                                      "--rule",       "capture=merge-only",
+                                      "--record",     "a3 b3 b1 c2 b2 b3",
+                                      "--method",     method,
+                                      "--checkpoint", ck,
+                                      "--json",       "--no-pv",
+                                      "--table-mb",   "16"};
+      cmd.insert(cmd.end(), more.begin(), more.end());
+      return cmd;
+    };
+    Run limited, stopped;
+    {
+      FileSizeLimit cut(1 << 20);
+      limited = run(table_job({"--max-nodes", "40000"}));
+      stopped = run(table_job({"--stop-after", "1"}));
+    }
+    CHECK(limited.code == 0);
+    CHECK(last_json(limited.out)["note"].get<std::string>().find(
+              "the search table could not be saved in the checkpoint") != std::string::npos);
+    CHECK(stopped.code == 130);
+    CHECK(stopped.err.find("interrupted") != std::string::npos);
+    CHECK(stopped.err.find("search table") == std::string::npos);  // not claimed saved
+    CHECK(std::filesystem::file_size(ck) < 4096);                  // the codes
+    auto resumed = run(table_job({}));
+    CHECK(resumed.code == 0);
+    CHECK(last_json(resumed.out)["resumed"] == true);
   }
   // A mid-run save failing still stops the run (its last good save stands).
   clean();
