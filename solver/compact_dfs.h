@@ -123,11 +123,8 @@ class CompactDfs {
   uint64_t occupied() const { return table_.occupied(); }
   /// Bytes of the table this search allocated (0 if it shares another's).
   uint64_t table_bytes() const { return table_.bytes(); }
-  /// What a saved table's entries mean: the search, its key width, its
-  /// entry size and the version of their encoding (bump it when the
-  /// entry's fields change, so that an old table is read past, not used).
-  static constexpr uint64_t kTableLayout = (uint64_t{'C'} << 56) | (uint64_t{1} << 16) |
-                                           (uint64_t{sizeof(Key)} << 8) | uint64_t{kEntryBytes};
+  /// A saved table's layout tag (solver/entry_table.h).
+  static constexpr uint64_t kTableLayout = table_layout('C', sizeof(Key), kEntryBytes, 1);
   /// The table to a checkpoint, and back (EntryTable::write, read: false
   /// if the saved table has another layout or size). Not while the search
   /// writes to it: between searches, or from its own tick.

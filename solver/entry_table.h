@@ -27,6 +27,16 @@ inline uint64_t table_buckets(uint64_t bytes, uint64_t bucket_bytes, uint64_t ke
   return std::min(fit, std::bit_ceil(std::max<uint64_t>(keys, 1)));
 }
 
+/// The layout tag of a saved table (EntryTable::write, read): the search
+/// (a letter), its key width, its entry size and the version of its
+/// entries' encoding (bumped when their fields change, so that an old
+/// table is read past, not used).
+constexpr uint64_t table_layout(char search, uint64_t key_bytes, uint64_t entry_bytes,
+                                uint64_t version) {
+  return (uint64_t(static_cast<unsigned char>(search)) << 56) | (version << 16) | (key_bytes << 8) |
+         entry_bytes;
+}
+
 /// A table of buckets of kWays entries (Entry: 8 or 16 bytes, aligned to
 /// its size, trivially copyable; Entry{} marks an empty slot), addressed
 /// by a hash of the key. Searches on several threads can share one where shareable():
