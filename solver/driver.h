@@ -373,9 +373,11 @@ void report_checked(const S& root, const SolveOptions& o, Lookup lookup, SolveRe
 /// (a full disk) goes to `error`, the first one only, for the command to
 /// report after the result it printed, instead of losing the result. A save
 /// in the middle of a run still stops it: its work since the last good save
-/// cannot be kept, and the last good checkpoint stands.
+/// cannot be kept, and the last good checkpoint stands: with `final`
+/// false (the save after a branch that leaves others), save() is plain.
 template <class Save>
-void save_final(Save&& save, std::string& error) {
+void save_final(Save&& save, std::string& error, bool final = true) {
+  if (!final) return save();
   try {
     save();
     error.clear();  // a later final save that succeeds makes the file whole
@@ -708,14 +710,23 @@ struct TableKeep {
   }
 };
 
-/// Reads past a search table that keep (if any) does not load (a run on
-/// several threads with a table each).
-inline void skip_table(CheckpointReader& rd) {
-  rd.u64();  // the layout tag
-  const uint64_t buckets = rd.u64(uint64_t{1} << 40, "the table's bucket count");
-  const uint64_t ways = rd.u64(64, "the table's bucket width");
-  const uint64_t size = rd.u64(64, "the table's entry size");
-  rd.skip(buckets * ways * size);
+/// The searches that can keep their table (compact, dfpn; not superko).
+template <class Engine>
+concept KeepsTable = requires(Engine& e, CheckpointWriter& w, CheckpointReader& r) {
+  e.write_table(w);
+  e.read_table(r);
+};
+
+/// keep writes and reads the table of e.
+template <KeepsTable Engine>
+void keep_table_of(TableKeep& keep, Engine& e) {
+  keep.write = [&e](CheckpointWriter& w) { e.write_table(w); };
+  keep.read = [&e](CheckpointReader& rd) { return e.read_table(rd); };
+}
+
+/// Adds `more` to a report's note ("; "-separated).
+inline void append_note(std::string& note, const std::string& more) {
+  note += (note.empty() ? "" : "; ") + more;
 }
 
 /// The codes and node count of the branch checkpoint `kind` (if any) into
@@ -738,8 +749,8 @@ void read_branches(OpeningRun& r, size_t n, const SolveOptions& o, const std::st
   if (!rd.at_end()) {  // a search table (TableKeep)
     if (keep && keep->read)
       r.table_read = keep->read(rd) ? 1 : 2;
-    else
-      skip_table(rd);
+    else  // not loaded (a table each on several threads): read past
+      rd.skip(read_table_head(rd).bytes());
   }
   rd.finish();
   r.resumed = true;
@@ -849,10 +860,7 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
     }
     ctl.work(nodes() - counted);
     counted = nodes();
-    if (all_done(r))
-      save_final(save, r.save_error);
-    else
-      save();
+    save_final(save, r.save_error, all_done(r));
     // Once every branch is solved a stop request changes nothing: the
     // result is reported.
     if (!all_done(r) && ctl.stop_requested())
@@ -885,13 +893,12 @@ inline void report_run(SolveReport& rep, const OpeningRun& run, uint64_t nodes, 
   rep.complete = !run.limit_hit;
   rep.note = run.note;
   if (run.table_read == 2)
-    rep.note += std::string(rep.note.empty() ? "" : "; ") +
+    append_note(rep.note,
                 "the checkpoint's search table was not used: it has another size than this "
-                "run's --table-mb gives, or another layout";
+                "run's --table-mb gives, or another layout");
   if (!run.table_failed.empty())
-    rep.note += std::string(rep.note.empty() ? "" : "; ") +
-                "the search table could not be saved in the checkpoint (" + run.table_failed +
-                "): it keeps the finished openings only";
+    append_note(rep.note, "the search table could not be saved in the checkpoint (" +
+                              run.table_failed + "): it keeps the finished openings only");
   if (rep.save_error.empty()) rep.save_error = run.save_error;
   rep.resumed = run.resumed;
   rep.nodes = nodes;
@@ -1043,15 +1050,7 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
                                  : std::make_unique<Engine>(proto, cfg);
   }
   if (shared) {
-    // The engines that can save their table (compact, dfpn; not superko).
-    if constexpr (requires(Engine & e, CheckpointWriter & w, CheckpointReader & r) {
-                    e.write_table(w);
-                    e.read_table(r);
-                  }) {
-      Engine& first = *engines[0];
-      keep.write = [&first](CheckpointWriter& w) { first.write_table(w); };
-      keep.read = [&first](CheckpointReader& rd) { return first.read_table(rd); };
-    }
+    if constexpr (KeepsTable<Engine>) keep_table_of(keep, *engines[0]);
     read_branches(run, branches.size(), o, kind, valid, stands, &keep);
     const int made = threads;
     plan();
@@ -1085,10 +1084,8 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
           busy[t] = -1;
           report(t);
           show();
-          if (all_done(run))
-            save_final([&] { save_branches(run, total(), o, kind, ctl); }, run.save_error);
-          else
-            save_branches(run, total(), o, kind, ctl);
+          save_final([&] { save_branches(run, total(), o, kind, ctl); }, run.save_error,
+                     all_done(run));
           if (ctl.stop_requested()) {
             stopped = true;
             quit = true;
@@ -1192,8 +1189,7 @@ SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl&
   };
   Engine d(root, cfg);
   self = &d;
-  keep.write = [&d](CheckpointWriter& w) { d.write_table(w); };
-  keep.read = [&d](CheckpointReader& rd) { return d.read_table(rd); };
+  keep_table_of(keep, d);
   SolveReport rep;
   rep.method = method;
   rep.symmetries = 1;
@@ -1501,10 +1497,9 @@ SolveReport solve_setups_superko(const std::vector<Branch<S>>& branches, const S
     } else if (pick) {
       // The setter can already choose among the finished set-ups: that
       // one bounds what the chooser gets.
-      rep.note += std::string(rep.note.empty() ? "" : "; ") +
-                  "the finished set-ups let the setter hold the chooser to at most " +
-                  margin_text(std::abs(*margins[*pick].exact)) + " (set-up " +
-                  branches[*pick].name + ")";
+      append_note(rep.note, "the finished set-ups let the setter hold the chooser to at most " +
+                                margin_text(std::abs(*margins[*pick].exact)) + " (set-up " +
+                                branches[*pick].name + ")");
     }
     return rep;
   } else {
@@ -1600,10 +1595,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     counted = d.nodes();
     const bool all =
         std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); });
-    if (all)
-      save_final(save, rep.save_error);
-    else
-      save();
+    save_final(save, rep.save_error, all);
     // Once every opening is solved a stop request changes nothing.
     if (!all && ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
   }

@@ -37,6 +37,23 @@ constexpr uint64_t table_layout(char search, uint64_t key_bytes, uint64_t entry_
          entry_bytes;
 }
 
+/// The head of a saved table (EntryTable::write): its layout tag and shape,
+/// read and checked; bytes() is the size of the entries that follow.
+struct SavedTableHead {
+  uint64_t layout = 0, buckets = 0, ways = 0, entry_bytes = 0;
+  uint64_t bytes() const { return buckets * ways * entry_bytes; }
+};
+template <class Reader>
+SavedTableHead read_table_head(Reader& rd) {
+  SavedTableHead h;
+  h.layout = rd.u64();
+  h.buckets = rd.u64(uint64_t{1} << 40, "the table's bucket count");
+  h.ways = rd.u64(64, "the table's bucket width");
+  h.entry_bytes = rd.u64(64, "the table's entry size");
+  if (h.buckets == 0 || (h.buckets & (h.buckets - 1)) != 0) rd.corrupt("the table's bucket count");
+  return h;
+}
+
 /// A table of buckets of kWays entries (Entry: 8 or 16 bytes, aligned to
 /// its size, trivially copyable; Entry{} marks an empty slot), addressed
 /// by a hash of the key. Searches on several threads can share one where shareable():
@@ -122,16 +139,13 @@ class EntryTable {
   /// table saved by any run of the same job may be loaded.
   template <class Reader>
   bool read(Reader& rd, uint64_t layout) {
-    const uint64_t saved = rd.u64();
-    const uint64_t buckets = rd.u64(uint64_t{1} << 40, "the table's bucket count");
-    const uint64_t ways = rd.u64(64, "the table's bucket width");
-    const uint64_t size = rd.u64(64, "the table's entry size");
-    if (buckets == 0 || (buckets & (buckets - 1)) != 0) rd.corrupt("the table's bucket count");
-    if (saved != layout || buckets != mask_ + 1 || ways != kWays || size != sizeof(Entry)) {
-      rd.skip(buckets * ways * size);
+    const SavedTableHead h = read_table_head(rd);
+    if (h.layout != layout || h.buckets != mask_ + 1 || h.ways != kWays ||
+        h.entry_bytes != sizeof(Entry)) {
+      rd.skip(h.bytes());
       return false;
     }
-    rd.bytes(tab_, buckets * kWays * sizeof(Entry));
+    rd.bytes(tab_, h.bytes());
     return true;
   }
 
