@@ -17,6 +17,7 @@
 #include "model/common/errors.h"
 #include "model/common/files.h"
 #include "solver/checkpoint.h"
+#include "solver/dense_table.h"
 
 namespace loom {
 
@@ -441,9 +442,17 @@ std::vector<CommandSpec> solve_commands() {
                // other ranks. A saved table: FILE.lock, taken by rank 0 (which
                // writes the table).
                std::optional<solver::CheckpointLock> lock, table_lock;
-               if (!o.table_file.save.empty() && (!o.exchange || o.exchange->rank() == 0))
+               if (!o.table_file.save.empty() && (!o.exchange || o.exchange->rank() == 0)) {
                  table_lock.emplace(o.table_file.save, "--save-table",
                                     solver::CheckpointLock::Busy::kRefuse, nullptr, "table");
+                 // Never written over: another job's table, or any file that
+                 // is not this job's (docs/cli.md).
+                 if (const std::string why = solver::DenseTable::why_not_replace(
+                         o.table_file.save, o.table_file.signature, o.table_file.root_record);
+                     !why.empty())
+                   throw InputError("--save-table: " + why +
+                                    "; it is not written over: remove it or name another file");
+               }
                if (!o.checkpoint.empty())
                  lock.emplace(ranks && o.exchange->rank() != 0
                                   ? solver::checkpoint_target(o.checkpoint) + ".rank" +

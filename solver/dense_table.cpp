@@ -1,6 +1,7 @@
 #include "solver/dense_table.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 #include "solver/checkpoint.h"
@@ -125,6 +126,35 @@ DenseTable::DenseTable(const std::string& path, std::string_view signature, uint
   if (neutral_seen && neutral == Value::Kind::kUnknown)
     rd.corrupt("a neutral value without its kind");
   last_ = static_cast<uint32_t>(prev);
+}
+
+std::string DenseTable::why_not_replace(const std::string& path, std::string_view signature,
+                                        std::string_view root_record) {
+  const std::string target = checkpoint_target(path);
+  std::error_code ec;
+  if (!std::filesystem::exists(target, ec)) return "";
+  if (std::filesystem::is_regular_file(target, ec) && std::filesystem::file_size(target, ec) == 0 &&
+      !ec)
+    return "";  // a name made beforehand (mktemp): nothing in it to lose
+  const auto from = [](std::string_view r) {
+    return r.empty() ? std::string("the start")
+                     : "the position after \"" + clip_token(r, 80) + "\"";
+  };
+  try {
+    CheckpointReader rd(target, kKind, signature, "table");
+    const uint64_t format = rd.u64();
+    if (format != kFormat)
+      rd.mismatch("it holds table format " + std::to_string(format) + "; this loom writes format " +
+                  std::to_string(kFormat));
+    const std::string theirs = rd.str();
+    if (theirs != root_record)
+      return "table " + clip_token(path, 200) + " holds this game's table solved from " +
+             from(theirs) + ", not from " + from(root_record) +
+             (theirs.empty() ? " (answer this position from it with --table)" : "");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 int64_t DenseTable::find(uint32_t key) const {

@@ -54,6 +54,15 @@ class DenseTable {
   void add(uint32_t key, uint8_t code, uint8_t plies);
   /// Writes the table atomically to path.
   void save(const std::string& path, std::string_view signature) const;
+  /// Before a solve that will save its table at `path` (checked under the
+  /// table's lock, before any work): why the file there must not be
+  /// written over, or "" if it may be: no file, an empty one, or this
+  /// job's table solved from `root_record` (the solve writes the same
+  /// table again). Anything else (another job's table, one solved from
+  /// another position, a damaged one, a file that is no table) holds work
+  /// the solve would destroy.
+  static std::string why_not_replace(const std::string& path, std::string_view signature,
+                                     std::string_view root_record);
 
   /// The position number of a key, or -1 if it is not in the table.
   int64_t find(uint32_t key) const;

@@ -1267,6 +1267,43 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
         file + "2"},
        "the position is already over"},
   });
+  // --save-table never writes over work it would destroy: another job's
+  // table, this game's solved from another position, a file that is no
+  // table (each left byte for byte); this job's own table is saved again,
+  // an empty file (made beforehand) filled.
+  {
+    const std::string saved = testing::slurp_file(file), text = file + "_text",
+                      empty = file + "_empty";
+    std::ofstream(text) << "notes\n";
+    testing::check_bad_inputs({
+        {{"solve", "gadur", "--size", "2", "--save-table", file},
+         "--save-table: table " + file +
+             " holds this game's table solved from the position after \"a1\", not from the "
+             "start; it is not written over: remove it or name another file"},
+        {{"solve", "enfargar", "--size", "2", "--record", "a1", "--save-table", file}, other_job},
+        {{"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--record", "a1",
+          "--save-table", file},
+         other_job},
+        {with(a1, {"--save-table", text}), "is not written over"},
+    });
+    CHECK(testing::slurp_file(file) == saved);
+    CHECK(testing::slurp_file(text) == "notes\n");
+    REQUIRE(run(with(a1, {"--save-table", file})).code == 0);
+    CHECK(testing::slurp_file(file) == saved);
+    std::ofstream(empty).flush();
+    REQUIRE(std::filesystem::file_size(empty) == 0);
+    REQUIRE(run(with(a1, {"--save-table", empty})).code == 0);
+    CHECK(testing::slurp_file(empty) == saved);
+    // A table of the start holds the position after a1: the message says
+    // how to answer from it.
+    std::filesystem::remove(empty);
+    REQUIRE(run({"solve", "gadur", "--size", "2", "--save-table", empty}).code == 0);
+    testing::check_bad_inputs({{with(a1, {"--save-table", empty}),
+                                "solved from the start, not from the position after \"a1\" "
+                                "(answer this position from it with --table)"}});
+    std::filesystem::remove(text);
+    std::filesystem::remove(empty);
+  }
   // Under mpirun, one rank included, a table is not read (one process
   // reads it); it is saved (the partitioned solve, below).
   {
