@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -614,7 +616,60 @@ std::vector<Diagram> witness_diagrams(const std::string& game, std::optional<int
   return out;
 }
 
-void ensure_dir(const std::string& dir) {
+/// What an audit is of, as its report.json gives it: the game, the two
+/// boards and the base rule set in force (not the budget, seed or games:
+/// an audit of the same subject run again replaces its report).
+json subject(const json& report) {
+  if (!report.is_object()) return nullptr;
+  json s = json::object();
+  for (const char* k : {"game", "size", "play_size"}) {
+    if (!report.contains(k)) return nullptr;
+    s[k] = report[k];
+  }
+  const auto sets = report.find("rule_sets");
+  if (sets == report.end() || !sets->is_array() || sets->empty() || !(*sets)[0].is_object() ||
+      !(*sets)[0].contains("rules"))
+    return nullptr;
+  s["rules"] = (*sets)[0]["rules"];
+  return s;
+}
+
+std::string describe(const json& s) {
+  std::string d = s["game"].is_string() ? s["game"].get<std::string>() : s["game"].dump();
+  if (s["size"] != 0) d += ", proofs on side " + s["size"].dump();
+  if (s["play_size"] != 0) d += ", playouts on side " + s["play_size"].dump();
+  std::string rules;
+  if (s["rules"].is_object())
+    for (auto it = s["rules"].begin(); it != s["rules"].end(); ++it)
+      rules += " " + it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump());
+  return d + (rules.empty() ? "" : ", rules" + rules);
+}
+
+/// An audit never writes over another's report (nor a report.json that is
+/// not an audit's): its work would be lost. `mine`: this audit's subject.
+void check_report_dir(const std::string& dir, const json& mine) {
+  struct stat st {};
+  const std::string json_file = dir + "/report.json", html_file = dir + "/report.html";
+  const auto refuse = [&](const std::string& what) {
+    throw InputError("--out " + clip_token(dir, 200) + " already holds " + what +
+                     ", which this audit (" + describe(mine) +
+                     ") does not write over: remove it or name another directory");
+  };
+  if (::stat(json_file.c_str(), &st) != 0) {
+    if (::stat(html_file.c_str(), &st) == 0)
+      refuse("a report.html without its report.json (whose audit it is cannot be told)");
+    return;
+  }
+  std::ifstream in(json_file, std::ios::binary);
+  const json theirs =
+      subject(json::parse(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(),
+                          nullptr, /*allow_exceptions=*/false));
+  if (theirs.is_null()) refuse("a report.json that is not an audit report");
+  if (theirs != mine)
+    refuse("the report of another audit (" + clip_token(describe(theirs), 300) + ")");
+}
+
+void ensure_dir(const std::string& dir, const json& mine) {
   if (dir.empty()) throw InputError("audit needs --out DIR");
   struct stat st {};
   if (::stat(dir.c_str(), &st) == 0) {
@@ -625,6 +680,7 @@ void ensure_dir(const std::string& dir) {
                      ": cannot create the directory: " + std::strerror(errno));
   }
   for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
+  check_report_dir(dir, mine);
 }
 
 /// Is this proof part (`key`: a property, or the solve) still undetermined?
@@ -658,7 +714,11 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   } else {
     make_game(a.game, std::nullopt, a.rules);
   }
-  ensure_dir(a.out_dir);
+  const auto all = rule_sets(info, a.rules, a.variants);
+  ensure_dir(a.out_dir, {{"game", a.game},
+                         {"size", size ? *size : 0},
+                         {"play_size", play_size ? *play_size : 0},
+                         {"rules", rules_json(all[0].rules)}});
   const bool scored = a.game == "fiodar" || a.game == "migong";
   const std::string decisive_key = scored ? "decisive" : "drawless";
   Budget budget(a.seconds);
@@ -679,7 +739,6 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   report["seed"] = a.seed;
   json sets = json::array();
   std::vector<std::vector<Diagram>> diagrams;
-  const auto all = rule_sets(info, a.rules, a.variants);
   for (size_t i = 0; i < all.size(); ++i) {
     const auto& rs_args = all[i].args;
     RuleSet rs(info.rule_specs());

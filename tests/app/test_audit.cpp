@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "tests/common/child_process.h"
 #include "tests/common/cli_run.h"
 
 using loom::testing::last_json;
@@ -384,6 +385,42 @@ TEST_CASE("audit rejects bad arguments with one line and exit 2", "[audit]") {
       {{"audit", "gadur", "--out", "/nonexistent-loom-dir/x"},
        "cannot create the directory: No such file or directory"},
   });
+}
+
+TEST_CASE("an audit never writes over another audit's report", "[audit]") {
+  const std::string dir = temp_dir("owned");
+  const auto audit = [&](std::vector<std::string> more) {
+    std::vector<std::string> a = {"audit", "--out",        dir,      "--seconds", "3", "--games",
+                                  "2",     "--no-queries", "--size", "2"};
+    a.insert(a.begin() + 1, more.begin(), more.end());
+    return a;
+  };
+  REQUIRE(run(audit({"gadur"})).code == 0);
+  const std::string report = loom::testing::slurp_file(dir + "/report.json"),
+                    html = loom::testing::slurp_file(dir + "/report.html");
+  // Another game, board or base rule set: refused, both files kept.
+  const std::string other = "already holds the report of another audit (gadur, proofs on side 2";
+  loom::testing::check_bad_inputs({
+      {audit({"enfargar"}), other},
+      {audit({"gadur", "--play-size", "3"}), other},
+      {audit({"gadur", "--rule", "capture=merge-only"}), other},
+  });
+  CHECK(loom::testing::slurp_file(dir + "/report.json") == report);
+  CHECK(loom::testing::slurp_file(dir + "/report.html") == html);
+  // The same subject again (another seed, budget, variants) replaces it.
+  auto again = run(audit({"gadur", "--seed", "7", "--variants"}));
+  REQUIRE(again.code == 0);
+  CHECK(loom::testing::slurp_file(dir + "/report.json") != report);
+  // A report.json that is not an audit's, or a report.html alone: whose
+  // they are cannot be told, so they are kept.
+  std::ofstream(dir + "/report.json") << "{\"notes\": 1}\n";
+  loom::testing::check_bad_inputs(
+      {{audit({"gadur"}), "already holds a report.json that is not an audit report"}});
+  CHECK(loom::testing::slurp_file(dir + "/report.json") == "{\"notes\": 1}\n");
+  std::filesystem::remove(dir + "/report.json");
+  loom::testing::check_bad_inputs(
+      {{audit({"gadur"}), "already holds a report.html without its report.json"}});
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("an audit's unfinished solve keeps the solution's keys", "[audit]") {
