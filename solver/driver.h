@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -692,22 +693,29 @@ struct OpeningRun {
 /// load it): written after the branch codes when the run stops (Ctrl-C,
 /// the node limit), after an opening that leaves others to solve, and
 /// from inside a search when the checkpoint interval is due (only while
-/// the table is quiet: a one-thread search, at its tick); read back when
-/// the run resumes. save_now is set by run_branches for the search's tick:
-/// it saves if the interval is due and the last table save took at most a
-/// twentieth of the time since, so that a large table costs at most about
-/// 5 % of the run.
+/// the table is quiet: a one-thread search at its tick; on several threads
+/// sharing the table, every searching thread parked at its tick); read
+/// back when the run resumes. save_now is set by run_branches for the
+/// search's tick. Every save with the table waits until the last one took
+/// at most a twentieth of the time since (cheap()), so that a large table
+/// costs at most about 5 % of the run: a finished opening's save that
+/// comes sooner is put off (pending) to the next tick that may save, so
+/// that no save without the table replaces the last one with it.
 struct TableKeep {
   std::function<void(CheckpointWriter&)> write;
   std::function<bool(CheckpointReader&)> read;
   std::function<void()> save_now;
   double last_at = 0, last_seconds = 0;  ///< the last table save (ctl.elapsed())
+  /// A finished opening's code not yet saved (its save was put off).
+  bool pending = false;
   /// Why a save with the table failed (a full disk: the save is made again
   /// without it, and later saves leave it out).
   std::string failed;
-  bool due(const RunControl& ctl) const {
-    return ctl.checkpoint_due() && ctl.elapsed() - last_at >= 20 * last_seconds;
-  }
+  bool cheap(const RunControl& ctl) const { return ctl.elapsed() - last_at >= 20 * last_seconds; }
+  bool due(const RunControl& ctl) const { return (pending || ctl.checkpoint_due()) && cheap(ctl); }
+  /// Is a finished opening's save to be put off? (Not when the table is
+  /// no longer written: those saves hold the codes only.)
+  bool put_off(const RunControl& ctl) const { return write && !cheap(ctl); }
 };
 
 /// The searches that can keep their table (compact, dfpn; not superko).
@@ -790,6 +798,7 @@ inline void save_branches(const OpeningRun& r, uint64_t nodes, const SolveOption
   } else {
     write(false);
   }
+  if (keep) keep->pending = false;
   ctl.checkpoint_written();
 }
 
@@ -860,11 +869,16 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
     }
     ctl.work(nodes() - counted);
     counted = nodes();
-    save_final(save, r.save_error, all_done(r));
+    if (!all_done(r) && keep && !o.checkpoint.empty() && keep->put_off(ctl))
+      keep->pending = true;  // saved at the next tick that may save the table
+    else
+      save_final(save, r.save_error, all_done(r));
     // Once every branch is solved a stop request changes nothing: the
     // result is reported.
-    if (!all_done(r) && ctl.stop_requested())
+    if (!all_done(r) && ctl.stop_requested()) {
+      if (keep && keep->pending) save();
       throw Interrupted("interrupted after finishing an opening");
+    }
   }
   if (r.limit_hit) {
     save_final(save, r.save_error);
@@ -980,6 +994,17 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   // node limit, the threads joined; tables of their own are not kept.
   const bool shared = Engine::shareable();
   TableKeep keep;
+  // A save with the shared table while threads search (the checkpoint
+  // interval, a finished opening): the saver asks for a pause, every
+  // searching thread parks at its next tick (at most 2^20 nodes away),
+  // so that no entry changes while the table is written; then they go
+  // on. Under mu.
+  struct Pause {
+    bool wanted = false;
+    int searching = 0, parked = 0;
+  } pause;
+  std::condition_variable resumed;  // the pause's counts or wish changed
+  const bool keeps = shared && !o.checkpoint.empty();
   // No more threads (and tables) than branches left to solve: known before
   // the engines are made where each has a table of its own; a shared table
   // is made first, so that the checkpoint's table can be read into it.
@@ -1028,6 +1053,33 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
                    (names.empty() ? "" : "; solving " + names),
                with_commas(total()) + " nodes");
   };
+  // Under g (mu): a searching thread waits out a save.
+  const auto park = [&](std::unique_lock<std::mutex>& g) {
+    ++pause.parked;
+    resumed.notify_all();
+    resumed.wait(g, [&] { return !pause.wanted; });
+    --pause.parked;
+  };
+  // Under g (mu): saves the codes and, unless every branch is done, the
+  // shared table once every searching thread is parked (the caller, if
+  // it searches, counts as parked); a failed save lets them go on too.
+  const auto quiet_save = [&](std::unique_lock<std::mutex>& g, bool searching) {
+    resumed.wait(g, [&] { return !pause.wanted; });  // another save first
+    pause.wanted = true;
+    pause.parked += searching;
+    struct Release {
+      Pause& p;
+      std::condition_variable& cv;
+      bool searching;
+      ~Release() {
+        p.parked -= searching;
+        p.wanted = false;
+        cv.notify_all();
+      }
+    } release{pause, resumed, searching};
+    resumed.wait(g, [&] { return pause.parked == pause.searching; });
+    save_branches(run, total(), o, kind, ctl, all_done(run) ? nullptr : &keep);
+  };
   for (int t = 0; t < threads; ++t) {
     typename Engine::Config cfg = base;
     cfg.table_bytes = (o.table_mb << 20) / (shared ? 1 : threads);
@@ -1041,10 +1093,16 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
         }
       };
     cfg.tick = [&, t] {
-      std::lock_guard<std::mutex> g(mu);
+      std::unique_lock<std::mutex> g(mu);
       report(t);
       ctl.status_detail(with_commas(total()) + " nodes");
       if (quit.load() || ctl.stop_requested()) throw OpeningStop{};
+      if (keeps && keep.write) {  // this thread's search is quiet here
+        if (pause.wanted)
+          park(g);
+        else if (keep.due(ctl))
+          quiet_save(g, /*searching=*/true);
+      }
     };
     engines[t] = shared && t > 0 ? std::make_unique<Engine>(proto, cfg, *engines[0])
                                  : std::make_unique<Engine>(proto, cfg);
@@ -1067,7 +1125,8 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
         size_t i = branches.size();
         std::vector<uint64_t> done;
         {
-          std::lock_guard<std::mutex> g(mu);
+          std::unique_lock<std::mutex> g(mu);
+          resumed.wait(g, [&] { return !pause.wanted; });  // no search starts in a save
           if (quit.load() || run.limit_hit) return;
           for (size_t k = 0; k < branches.size() && i == branches.size(); ++k)
             if (!run.done[k] && !taken[k]) i = k;
@@ -1075,17 +1134,39 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
           taken[i] = true;
           busy[t] = static_cast<int>(i);
           done = run.done;
+          ++pause.searching;
           show();
         }
         try {
-          const uint64_t code = solve(t, *engines[t], branches[i].state, std::as_const(done));
-          std::lock_guard<std::mutex> g(mu);
+          uint64_t code = 0;
+          {
+            // However the search ends, it no longer counts for a pause.
+            struct Leave {
+              std::mutex& mu;
+              Pause& p;
+              std::condition_variable& cv;
+              ~Leave() {
+                std::lock_guard<std::mutex> g(mu);
+                --p.searching;
+                cv.notify_all();
+              }
+            } leave{mu, pause, resumed};
+            code = solve(t, *engines[t], branches[i].state, std::as_const(done));
+          }
+          std::unique_lock<std::mutex> g(mu);
           run.done[i] = code;
           busy[t] = -1;
           report(t);
           show();
-          save_final([&] { save_branches(run, total(), o, kind, ctl); }, run.save_error,
-                     all_done(run));
+          if (keeps && keep.write && !all_done(run)) {
+            if (keep.put_off(ctl))
+              keep.pending = true;  // saved at the next tick that may save the table
+            else
+              quiet_save(g, /*searching=*/false);
+          } else {
+            save_final([&] { save_branches(run, total(), o, kind, ctl); }, run.save_error,
+                       all_done(run));
+          }
           if (ctl.stop_requested()) {
             stopped = true;
             quit = true;

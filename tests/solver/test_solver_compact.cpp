@@ -25,6 +25,7 @@
 #include "solver/compact_dfs.h"
 #include "solver/dfpn.h"
 #include "solver/dfs.h"
+#include "solver/driver.h"
 #include "solver/retrograde.h"
 #include "solver/whole16.h"
 #include "tests/common/cli_run.h"
@@ -338,4 +339,75 @@ TEST_CASE("compact and dfpn: a table saved at the node limit lets the search go 
   using Proof = solver::Dfpn<CState, solver::DenseCodec>;
   table_round_trip<Compact, Proof>(board.play("a3 b3 b1 c2 b2 b3"), uint64_t{16} << 20, 0.5);
   table_round_trip<Proof, WideCompact>(board.play("a3 b3 b1 c2 b2"), uint64_t{16} << 20, 0.6);
+}
+
+TEST_CASE("a finished opening's save with the search table waits while saves cost much",
+          "[solver][checkpoint]") {
+  // Twelve openings of 10 ms each, a table whose save takes 100 ms: the
+  // save after the first opening holds the table; the next ones would cost
+  // more than a twentieth of the run, so they are put off (before
+  // 2026-12-07 each wrote the table: eleven saves, 1.1 s for 0.12 s of
+  // search), and the codes still reach the checkpoint: at the last
+  // opening, and at a stop.
+  const testing::GadurBoard<1> board(2, gadur::Options{false, true});
+  std::vector<solver::Branch<CState>> branches;
+  for (int i = 0; i < 12; ++i) branches.push_back({"b" + std::to_string(i), 1, board.play("")});
+  const std::string ck = (std::filesystem::temp_directory_path() /
+                          ("loom_put_off_" + std::to_string(::getpid()) + ".ckpt"))
+                             .string();
+  struct NoLimit {};
+  for (const bool stop : {false, true}) {
+    INFO((stop ? "stopped after the fourth opening" : "to the end"));
+    std::filesystem::remove(ck);
+    solver::SolveOptions o;
+    o.checkpoint = ck;
+    o.signature = "put off";
+    solver::RunControl::Config cc;
+    cc.stop_after = stop ? 4000 : 0;  // a work unit is a thousandth of an opening here
+    solver::RunControl ctl(cc);
+    int table_saves = 0;
+    uint64_t solved = 0, counted = 0;
+    solver::detail::TableKeep keep;
+    keep.write = [&](solver::CheckpointWriter& w) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      w.u64(7);
+      ++table_saves;
+    };
+    keep.read = [](solver::CheckpointReader& rd) { return rd.u64() == 7; };
+    const auto solve = [&](const CState&, const std::vector<uint64_t>&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      ++solved;
+      return uint64_t{1 + solved % 2};
+    };
+    const auto run = [&] {
+      return solver::detail::run_branches<NoLimit>(
+          branches, o, ctl, "test", "put-off", solver::detail::boolean_code_valid,
+          solver::detail::boolean_code_stands, solve, [&] { return solved * 1000; }, counted, "openings",
+          &keep);
+    };
+    if (!stop) {
+      const solver::detail::OpeningRun r = run();
+      CHECK(solver::detail::all_done(r));
+      CHECK(table_saves == 1);
+    } else {
+      CHECK_THROWS_AS(run(), Interrupted);
+      CHECK(solved == 4);
+      CHECK(table_saves == 2);  // the first opening's, and the stop's with the pending codes
+    }
+    // What the checkpoint holds: every finished opening's code.
+    solver::detail::OpeningRun back;
+    solver::detail::TableKeep reread;
+    reread.read = keep.read;
+    solver::detail::read_branches(back, branches.size(), o, "put-off", solver::detail::boolean_code_valid,
+                          solver::detail::boolean_code_stands, &reread);
+    REQUIRE(back.resumed);
+    for (size_t i = 0; i < branches.size(); ++i) {
+      INFO("opening " << i);
+      CHECK(back.done[i] == (i < solved ? 1 + (i + 1) % 2 : 0));
+    }
+    // The last save of a finished job holds the codes only; a stop's the
+    // table too.
+    CHECK(back.table_read == (stop ? 1 : 0));
+  }
+  std::filesystem::remove(ck);
 }
