@@ -18,6 +18,7 @@
 #include "model/common/files.h"
 #include "solver/checkpoint.h"
 #include "solver/dense_table.h"
+#include "solver/exchange.h"
 
 namespace loom {
 
@@ -441,24 +442,29 @@ std::vector<CommandSpec> solve_commands() {
                // part FILE.rank0), FILE.rank<r>.lock beside the target for the
                // other ranks. A saved table: FILE.lock, taken by rank 0 (which
                // writes the table).
+               // A refusal on one rank is every rank's (under mpirun the
+               // others would wait for it in the solve's first collective).
                std::optional<solver::CheckpointLock> lock, table_lock;
-               if (!o.table_file.save.empty() && (!o.exchange || o.exchange->rank() == 0)) {
-                 table_lock.emplace(o.table_file.save, "--save-table",
-                                    solver::CheckpointLock::Busy::kRefuse, nullptr, "table");
-                 // Never written over: another job's table, or any file that
-                 // is not this job's (docs/cli.md).
-                 if (const std::string why = solver::DenseTable::why_not_replace(
-                         o.table_file.save, o.table_file.signature, o.table_file.root_record);
-                     !why.empty())
-                   throw InputError("--save-table: " + why +
-                                    "; it is not written over: remove it or name another file");
-               }
-               if (!o.checkpoint.empty())
-                 lock.emplace(ranks && o.exchange->rank() != 0
-                                  ? solver::checkpoint_target(o.checkpoint) + ".rank" +
-                                        std::to_string(o.exchange->rank())
-                                  : o.checkpoint,
-                              "--checkpoint");
+               solver::LocalExchange one;
+               solver::on_every_rank(o.exchange ? *o.exchange : one, [&] {
+                 if (!o.table_file.save.empty() && (!o.exchange || o.exchange->rank() == 0)) {
+                   table_lock.emplace(o.table_file.save, "--save-table",
+                                      solver::CheckpointLock::Busy::kRefuse, nullptr, "table");
+                   // Never written over: another job's table, or any file
+                   // that is not this job's (docs/cli.md).
+                   if (const std::string why = solver::DenseTable::why_not_replace(
+                           o.table_file.save, o.table_file.signature, o.table_file.root_record);
+                       !why.empty())
+                     throw InputError("--save-table: " + why +
+                                      "; it is not written over: remove it or name another file");
+                 }
+                 if (!o.checkpoint.empty())
+                   lock.emplace(ranks && o.exchange->rank() != 0
+                                    ? solver::checkpoint_target(o.checkpoint) + ".rank" +
+                                          std::to_string(o.exchange->rank())
+                                    : o.checkpoint,
+                                "--checkpoint");
+               });
                solver::SolveReport r = a->pie ? g->solve_pie(o) : g->solve(o);
                r.symmetries = symmetries_used(*g, r.symmetries);
                job.pie_setups = a->pie;

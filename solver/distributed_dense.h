@@ -241,25 +241,7 @@ class DistributedDense : public DenseMoves<S> {
   /// failure of the lowest failing rank. Collective.
   template <class F>
   void guarded(F&& f) {
-    std::string err;
-    uint64_t kind = 0;  // 1 input error, 2 other
-    try {
-      f();
-    } catch (const InputError& e) {
-      err = e.what();
-      kind = 1;
-    } catch (const std::exception& e) {
-      err = e.what();
-      kind = 2;
-    }
-    std::vector<uint64_t> v{kind ? uint64_t{k_ - me_} : 0};
-    ex_.max(v);
-    if (v[0] == 0) return;
-    int src = static_cast<int>(k_ - v[0]);
-    ex_.broadcast(err, src);
-    ex_.broadcast(kind, src);
-    if (kind == 1) throw InputError(err);
-    throw std::runtime_error(err);
+    on_every_rank(ex_, std::forward<F>(f));
   }
 
   /// Exchanges the batches and clears them for the next round.

@@ -866,6 +866,13 @@ OpeningRun run_branches(const std::vector<Branch<S>>& classes, const SolveOption
     } catch (const OpeningStop&) {
       save();
       throw Interrupted(interrupted_note(what, keep));
+    } catch (...) {
+      // A finished opening's code whose save was put off is not lost.
+      if (keep && keep->pending) try {
+          save();
+        } catch (...) {  // the error that ended the run is the one to report
+        }
+      throw;
     }
     ctl.work(nodes() - counted);
     counted = nodes();
@@ -976,8 +983,10 @@ struct ParallelFigures {
 /// copy). The node limit is one budget for all, drawn in small grants (at
 /// most 2^16 nodes, and a 64th of a thread's share), so the run searches
 /// at most --max-nodes and leaves little of it unused; a finished branch
-/// goes to the checkpoint at once, and Ctrl-C stops every thread within
-/// its next 2^20 nodes. Before returning (not when interrupted), then(run,
+/// goes to the checkpoint (with a shared table, which the searches leave
+/// alone meanwhile, once the last save took at most a twentieth of the
+/// time since: TableKeep), and Ctrl-C stops every thread within its next
+/// 2^20 nodes. Before returning (not when interrupted), then(run,
 /// engine 0) runs while the engines' ticks still report to ctl. The codes
 /// are those of the sequential run where they do not depend on the
 /// order; the node counts depend on which thread took which branch.
@@ -990,8 +999,9 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   OpeningRun run;
   // One table for all where the engine's entries allow it (the branches
   // share most of their positions), else a table each. A shared table is
-  // kept in the checkpoint (TableKeep) when the run stops at Ctrl-C or the
-  // node limit, the threads joined; tables of their own are not kept.
+  // kept in the checkpoint (TableKeep): at Ctrl-C or the node limit once
+  // the threads are joined, after a finished opening and at the checkpoint
+  // interval with the searches parked; tables of their own are not kept.
   const bool shared = Engine::shareable();
   TableKeep keep;
   // A save with the shared table while threads search (the checkpoint
@@ -1002,7 +1012,9 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   struct Pause {
     bool wanted = false;
     int searching = 0, parked = 0;
+    size_t codes_saved = 0;  ///< finished openings in the last save it made
   } pause;
+
   std::condition_variable resumed;  // the pause's counts or wish changed
   const bool keeps = shared && !o.checkpoint.empty();
   // No more threads (and tables) than branches left to solve: known before
@@ -1027,6 +1039,9 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   std::atomic<bool> quit{false};
   std::vector<uint64_t> seen(threads, 0);  // nodes each thread has reported
   std::vector<int> busy(threads, -1);      // the branch each thread searches
+  // Which threads count in pause.searching (a tick from elsewhere, then(),
+  // takes no part in a pause).
+  std::vector<char> in_search(threads, 0);
   std::vector<bool> taken(branches.size(), false);
   std::vector<std::unique_ptr<Engine>> engines(threads);
   const auto total = [&] {
@@ -1053,6 +1068,10 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
                    (names.empty() ? "" : "; solving " + names),
                with_commas(total()) + " nodes");
   };
+  const auto done_count = [&] {
+    return static_cast<size_t>(
+        std::count_if(run.done.begin(), run.done.end(), [](uint64_t x) { return x != 0; }));
+  };
   // Under g (mu): a searching thread waits out a save.
   const auto park = [&](std::unique_lock<std::mutex>& g) {
     ++pause.parked;
@@ -1065,6 +1084,14 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   // it searches, counts as parked); a failed save lets them go on too.
   const auto quiet_save = [&](std::unique_lock<std::mutex>& g, bool searching) {
     resumed.wait(g, [&] { return !pause.wanted; });  // another save first
+    if (!searching) {                    // a finished opening's save: what that save left to do
+      if (ctl.stop_requested()) return;  // the save after the join holds it
+      if (done_count() == pause.codes_saved) return;  // saved meanwhile
+      if (keep.put_off(ctl)) {
+        keep.pending = true;
+        return;
+      }
+    }
     pause.wanted = true;
     pause.parked += searching;
     struct Release {
@@ -1077,8 +1104,15 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
         cv.notify_all();
       }
     } release{pause, resumed, searching};
+    const double start = ctl.elapsed();
     resumed.wait(g, [&] { return pause.parked == pause.searching; });
+    if (ctl.stop_requested()) return;  // the save after the join
+    const bool table = keep.write && !all_done(run);
+    pause.codes_saved = done_count();
     save_branches(run, total(), o, kind, ctl, all_done(run) ? nullptr : &keep);
+    // The throttle counts the wait for the ticks too (up to 2^20 nodes of
+    // a search): the threads stood still for all of it.
+    if (table && keep.write) keep.last_seconds = keep.last_at - start;
   };
   for (int t = 0; t < threads; ++t) {
     typename Engine::Config cfg = base;
@@ -1097,7 +1131,7 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
       report(t);
       ctl.status_detail(with_commas(total()) + " nodes");
       if (quit.load() || ctl.stop_requested()) throw OpeningStop{};
-      if (keeps && keep.write) {  // this thread's search is quiet here
+      if (keeps && keep.write && in_search[t]) {  // this thread's search is quiet here
         if (pause.wanted)
           park(g);
         else if (keep.due(ctl))
@@ -1135,6 +1169,7 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
           busy[t] = static_cast<int>(i);
           done = run.done;
           ++pause.searching;
+          in_search[t] = 1;
           show();
         }
         try {
@@ -1144,13 +1179,15 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
             struct Leave {
               std::mutex& mu;
               Pause& p;
+              char& mine;
               std::condition_variable& cv;
               ~Leave() {
                 std::lock_guard<std::mutex> g(mu);
                 --p.searching;
+                mine = 0;
                 cv.notify_all();
               }
-            } leave{mu, pause, resumed};
+            } leave{mu, pause, in_search[t], resumed};
             code = solve(t, *engines[t], branches[i].state, std::as_const(done));
           }
           std::unique_lock<std::mutex> g(mu);
@@ -1201,7 +1238,15 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
     for (auto& w : ws) w.join();
   }
   for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    if (e) {
+      // A finished opening's code whose save was put off is not lost (every
+      // thread has ended: the table is quiet).
+      if (keep.pending) try {
+          save_branches(run, total(), o, kind, ctl, all_done(run) ? nullptr : &keep);
+        } catch (...) {  // the error that ended the run is the one to report
+        }
+      std::rethrow_exception(e);
+    }
   fig = ParallelFigures{};
   for (int t = 0; t < threads; ++t) {
     report(t);

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "model/common/errors.h"
 
 namespace loom::solver {
 
@@ -70,5 +73,33 @@ class LocalExchange final : public Exchange {
   void broadcast(std::string&, int) override {}
   void broadcast(uint64_t&, int) override {}
 };
+
+/// Runs f on this rank; if it failed on any rank, every rank throws the
+/// failure of the lowest failing rank (an InputError stays one), so that no
+/// rank is left waiting in a collective the failed one never makes.
+/// Collective.
+template <class F>
+void on_every_rank(Exchange& ex, F&& f) {
+  std::string err;
+  uint64_t kind = 0;  // 1 input error, 2 other
+  try {
+    f();
+  } catch (const InputError& e) {
+    err = e.what();
+    kind = 1;
+  } catch (const std::exception& e) {
+    err = e.what();
+    kind = 2;
+  }
+  const auto k = static_cast<uint64_t>(ex.size());
+  std::vector<uint64_t> v{kind ? k - static_cast<uint64_t>(ex.rank()) : 0};
+  ex.max(v);
+  if (v[0] == 0) return;
+  const int src = static_cast<int>(k - v[0]);
+  ex.broadcast(err, src);
+  ex.broadcast(kind, src);
+  if (kind == 1) throw InputError(err);
+  throw std::runtime_error(err);
+}
 
 }  // namespace loom::solver

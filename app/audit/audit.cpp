@@ -29,6 +29,7 @@
 #include "model/common/files.h"
 #include "properties/spec/queries.h"
 #include "puzzles/render.h"
+#include "solver/checkpoint.h"
 #include "solver/control.h"
 #include "solver/nardy/bearoff.h"
 #include "solver/nardy/fewcheckers.h"
@@ -655,7 +656,11 @@ void check_report_dir(const std::string& dir, const json& mine) {
                      ", which this audit (" + describe(mine) +
                      ") does not write over: remove it or name another directory");
   };
-  if (::stat(json_file.c_str(), &st) != 0) {
+  const bool has_json = ::stat(json_file.c_str(), &st) == 0;
+  // An empty report.json: a name made beforehand, or a loom before
+  // 2026-12-07 cut short while writing it. Nothing in it to lose.
+  if (has_json && S_ISREG(st.st_mode) && st.st_size == 0) return;
+  if (!has_json) {
     if (::stat(html_file.c_str(), &st) == 0)
       refuse("a report.html without its report.json (whose audit it is cannot be told)");
     return;
@@ -669,7 +674,7 @@ void check_report_dir(const std::string& dir, const json& mine) {
     refuse("the report of another audit (" + clip_token(describe(theirs), 300) + ")");
 }
 
-void ensure_dir(const std::string& dir, const json& mine) {
+void ensure_dir(const std::string& dir) {
   if (dir.empty()) throw InputError("audit needs --out DIR");
   struct stat st {};
   if (::stat(dir.c_str(), &st) == 0) {
@@ -680,7 +685,19 @@ void ensure_dir(const std::string& dir, const json& mine) {
                      ": cannot create the directory: " + std::strerror(errno));
   }
   for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
-  check_report_dir(dir, mine);
+}
+
+/// Writes a report file whole or not at all (a temporary file renamed over
+/// it): a full disk or a kill never leaves half a report.json, which the
+/// next audit could not tell from another's file.
+void write_whole(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  write_text_file(tmp, text);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    std::remove(tmp.c_str());
+    throw InputError("cannot write '" + clip_token(path, 200) + "': " + std::strerror(e));
+  }
 }
 
 /// Is this proof part (`key`: a property, or the solve) still undetermined?
@@ -715,10 +732,16 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
     make_game(a.game, std::nullopt, a.rules);
   }
   const auto all = rule_sets(info, a.rules, a.variants);
-  ensure_dir(a.out_dir, {{"game", a.game},
-                         {"size", size ? *size : 0},
-                         {"play_size", play_size ? *play_size : 0},
-                         {"rules", rules_json(all[0].rules)}});
+  ensure_dir(a.out_dir);
+  // One audit at a time writes into DIR (DIR/report.json.lock), and never
+  // over another audit's report.
+  const solver::CheckpointLock lock(a.out_dir + "/report.json", "--out",
+                                    solver::CheckpointLock::Busy::kRefuse, nullptr,
+                                    "report directory");
+  check_report_dir(a.out_dir, {{"game", a.game},
+                               {"size", size ? *size : 0},
+                               {"play_size", play_size ? *play_size : 0},
+                               {"rules", rules_json(all[0].rules)}});
   const bool scored = a.game == "fiodar" || a.game == "migong";
   const std::string decisive_key = scored ? "decisive" : "drawless";
   Budget budget(a.seconds);
@@ -860,8 +883,10 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
   const bool interrupted = Budget::interrupted();
   if (interrupted) report["interrupted"] = true;
 
-  write_text_file(a.out_dir + "/report.json", report.dump(2) + "\n");
-  write_text_file(a.out_dir + "/report.html", report_html(report, diagrams));
+  // report.json first: it says whose the directory is, so that a run
+  // killed between the two leaves no report.html without it.
+  write_whole(a.out_dir + "/report.json", report.dump(2) + "\n");
+  write_whole(a.out_dir + "/report.html", report_html(report, diagrams));
 
   out << "audit of " << a.game
       << (size ? " (proofs on side " + std::to_string(*size) + ", playouts on side " +

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "solver/checkpoint.h"
 #include "tests/common/child_process.h"
 #include "tests/common/cli_run.h"
 
@@ -417,9 +418,26 @@ TEST_CASE("an audit never writes over another audit's report", "[audit]") {
   loom::testing::check_bad_inputs(
       {{audit({"gadur"}), "already holds a report.json that is not an audit report"}});
   CHECK(loom::testing::slurp_file(dir + "/report.json") == "{\"notes\": 1}\n");
+  // An empty report.json (a name made beforehand; a loom before
+  // 2026-12-07 cut short while writing it in place) holds nothing to lose.
+  std::ofstream(dir + "/report.json").flush();
+  REQUIRE(run(audit({"gadur"})).code == 0);
+  CHECK(nlohmann::json::parse(loom::testing::slurp_file(dir + "/report.json"))["game"] == "gadur");
   std::filesystem::remove(dir + "/report.json");
   loom::testing::check_bad_inputs(
       {{audit({"gadur"}), "already holds a report.html without its report.json"}});
+  // One audit at a time writes into a directory: a second one started while
+  // the first runs was refused only if it started after the first's report
+  // was written (two audits of different games both exited 0, the first's
+  // report written over the second's; a reviewer's find).
+  std::filesystem::remove(dir + "/report.html");
+  {
+    const loom::solver::CheckpointLock held(dir + "/report.json", "--out");
+    loom::testing::check_bad_inputs(
+        {{audit({"gadur"}), "another loom process (pid " + std::to_string(::getpid()) +
+                                ") is using this report directory"}});
+  }
+  CHECK(!std::filesystem::exists(dir + "/report.json"));
   std::filesystem::remove_all(dir);
 }
 

@@ -166,6 +166,19 @@ def saved_table(job, ks):
             rc, out, err = mpirun(2, args)
             check(rc == 0 and os.path.exists(part) and open(part, "rb").read() == want,
                   " ".join(job) + f" checkpointed on 2 ranks, {again}: the one-process table")
+        # A file that is not this job's table is never written over: every
+        # rank stops with rank 0's refusal (the others once waited for it in
+        # the solve's first collective until killed).
+        foreign = os.path.join(d, "foreign")
+        with open(foreign, "w") as f:
+            f.write("notes\n")
+        try:
+            rc, _, err = mpirun(2, job_args(job) + ["--save-table", foreign], timeout=120)
+        except subprocess.TimeoutExpired:
+            rc, err = None, "timed out"
+        check(rc == 2 and len(loom_lines(err)) == 1 and "is not written over" in err
+              and open(foreign).read() == "notes\n",
+              " ".join(job) + " --save-table over another file on 2 ranks: one line, exit 2")
         rc, _, err = mpirun(2, job_args(job) + ["--table", one])
         check(rc == 2 and len(loom_lines(err)) == 1 and "--table is not used with mpirun" in err,
               "--table under 2 ranks: one line, exit 2")
