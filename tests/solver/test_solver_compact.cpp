@@ -382,8 +382,8 @@ TEST_CASE("a finished opening's save with the search table waits while saves cos
     const auto run = [&] {
       return solver::detail::run_branches<NoLimit>(
           branches, o, ctl, "test", "put-off", solver::detail::boolean_code_valid,
-          solver::detail::boolean_code_stands, solve, [&] { return solved * 1000; }, counted, "openings",
-          &keep);
+          solver::detail::boolean_code_stands, solve, [&] { return solved * 1000; }, counted,
+          "openings", &keep);
     };
     if (!stop) {
       const solver::detail::OpeningRun r = run();
@@ -398,8 +398,9 @@ TEST_CASE("a finished opening's save with the search table waits while saves cos
     solver::detail::OpeningRun back;
     solver::detail::TableKeep reread;
     reread.read = keep.read;
-    solver::detail::read_branches(back, branches.size(), o, "put-off", solver::detail::boolean_code_valid,
-                          solver::detail::boolean_code_stands, &reread);
+    solver::detail::read_branches(back, branches.size(), o, "put-off",
+                                  solver::detail::boolean_code_valid,
+                                  solver::detail::boolean_code_stands, &reread);
     REQUIRE(back.resumed);
     for (size_t i = 0; i < branches.size(); ++i) {
       INFO("opening " << i);
@@ -407,6 +408,121 @@ TEST_CASE("a finished opening's save with the search table waits while saves cos
     }
     // The last save of a finished job holds the codes only; a stop's the
     // table too.
+    CHECK(back.table_read == (stop ? 1 : 0));
+  }
+  std::filesystem::remove(ck);
+}
+
+namespace {
+/// A stand-in for a search engine sharing one table, for
+/// run_branches_parallel: a "search" is steps of 1 ms, each a write to
+/// the shared table, with a tick after each; write_table records whether
+/// any search was inside a write while the table was saved.
+struct FakeSharedEngine {
+  struct Config {
+    uint64_t table_bytes = 0, max_nodes = 0;
+    std::function<uint64_t()> grant;
+    std::function<void()> tick;
+  };
+  struct NodeLimit {};
+  struct Shared {
+    std::atomic<int> writing{0};
+    std::atomic<int> torn{0}, saves{0};
+  };
+  static bool shareable() { return true; }
+  FakeSharedEngine(const CState&, Config c)
+      : cfg(std::move(c)), table(std::make_shared<Shared>()) {}
+  FakeSharedEngine(const CState&, Config c, FakeSharedEngine& owner)
+      : cfg(std::move(c)), table(owner.table) {}
+  uint64_t search(int steps) {
+    for (int i = 0; i < steps; ++i) {
+      ++table->writing;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      --table->writing;
+      nodes_ += 1000;
+      cfg.tick();
+    }
+    return 1;
+  }
+  uint64_t nodes() const { return nodes_; }
+  uint64_t stored() const { return 0; }
+  uint64_t occupied() const { return 0; }
+  uint64_t table_bytes() const { return 0; }
+  void write_table(solver::CheckpointWriter& w) const {
+    if (table->writing.load() != 0) ++table->torn;
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    if (table->writing.load() != 0) ++table->torn;
+    ++table->saves;
+    w.u64(7);
+  }
+  bool read_table(solver::CheckpointReader& rd) { return rd.u64() == 7; }
+
+  Config cfg;
+  std::shared_ptr<Shared> table;
+  uint64_t nodes_ = 0;
+};
+}  // namespace
+
+TEST_CASE("two threads sharing a table: the table is saved with the searches parked",
+          "[solver][checkpoint]") {
+  // Twelve openings of 20 and 35 steps (1 ms each) on two threads, a table save of
+  // 150 ms: the first finished opening's save waits for the other search
+  // to park at its tick, holds the table, and no search writes meanwhile;
+  // the next openings' saves would cost more than a twentieth of the run,
+  // so they are put off; the last save holds every code. With a stop, the
+  // codes put off are saved with the table. (Without the wait for the
+  // parked search, `torn` counts the save made during its write: checked.)
+  const testing::GadurBoard<1> board(2, gadur::Options{false, true});
+  std::vector<solver::Branch<CState>> branches;
+  for (int i = 0; i < 12; ++i) branches.push_back({"b" + std::to_string(i), 1, board.play("")});
+  const std::string ck = (std::filesystem::temp_directory_path() /
+                          ("loom_parked_" + std::to_string(::getpid()) + ".ckpt"))
+                             .string();
+  for (const bool stop : {false, true}) {
+    INFO((stop ? "stopped" : "to the end"));
+    std::filesystem::remove(ck);
+    solver::SolveOptions o;
+    o.checkpoint = ck;
+    o.signature = "parked";
+    o.search_threads = 2;
+    solver::RunControl::Config cc;
+    cc.stop_after = stop ? 150'000 : 0;  // 150 steps: after about five openings
+    solver::RunControl ctl(cc);
+    solver::detail::ParallelFigures fig;
+    std::shared_ptr<FakeSharedEngine::Shared> shared;
+    std::atomic<int> solved{0};
+    const auto run = [&] {
+      return solver::detail::run_branches_parallel<CState, FakeSharedEngine>(
+          branches, board.play(""), FakeSharedEngine::Config{}, o, ctl, "test", "parked",
+          solver::detail::boolean_code_valid, solver::detail::boolean_code_stands,
+          [&](int t, FakeSharedEngine& e, const CState&, const std::vector<uint64_t>&) {
+            shared = e.table;
+            // Searches of two lengths, so that one thread finishes while
+            // the other is inside its search.
+            const uint64_t code = e.search(t == 0 ? 20 : 35);
+            ++solved;  // (a count: which thread is not asserted)
+            return code;
+          },
+          [](const solver::detail::OpeningRun&, FakeSharedEngine&) {}, fig, "openings");
+    };
+    if (!stop) {
+      CHECK(solver::detail::all_done(run()));
+      CHECK(shared->saves == 1);  // the first opening's; the rest put off
+    } else {
+      CHECK_THROWS_AS(run(), Interrupted);
+      CHECK(shared->saves == 2);  // the first opening's, and the stop's
+    }
+    CHECK(shared->torn == 0);
+    solver::detail::OpeningRun back;
+    solver::detail::TableKeep reread;
+    reread.read = [](solver::CheckpointReader& rd) { return rd.u64() == 7; };
+    solver::detail::read_branches(back, branches.size(), o, "parked",
+                                  solver::detail::boolean_code_valid,
+                                  solver::detail::boolean_code_stands, &reread);
+    REQUIRE(back.resumed);
+    size_t saved = 0;
+    for (uint64_t x : back.done) saved += x != 0;
+    CHECK(saved == static_cast<size_t>(solved.load()));  // every finished opening's code
     CHECK(back.table_read == (stop ? 1 : 0));
   }
   std::filesystem::remove(ck);
