@@ -48,6 +48,16 @@ bool wait_for_new_checkpoint(ChildProcess& c, const std::string& file, ino_t old
   return false;
 }
 
+/// Runs loom with args and SIGKILLs it right after its first save of
+/// `file` (no handler runs: the file is what that save left).
+void kill_after_first_save(const std::vector<std::string>& args, const std::string& file,
+                           const std::string& stem) {
+  ChildProcess c(LOOM_BIN, args, stem);
+  REQUIRE(wait_for_new_checkpoint(c, file, 0));
+  ::kill(c.pid, SIGKILL);
+  c.wait();
+}
+
 }  // namespace
 
 TEST_CASE("checkpoints survive a real SIGKILL and SIGTERM of the loom binary",
@@ -138,10 +148,7 @@ TEST_CASE("a SIGKILL inside an opening of compact or dfpn keeps the periodic sav
     {
       auto args = job;
       args.insert(args.end(), {"--checkpoint-interval", "0.25"});
-      ChildProcess c(LOOM_BIN, args, stem + "_1");
-      REQUIRE(wait_for_new_checkpoint(c, file, 0));
-      ::kill(c.pid, SIGKILL);
-      c.wait();
+      kill_after_first_save(args, file, stem + "_1");
     }
     REQUIRE(std::filesystem::exists(file));
     CHECK(std::filesystem::file_size(file) > (uint64_t{16} << 20));  // the table is in it
@@ -181,12 +188,7 @@ TEST_CASE("two threads sharing a table save it with each finished opening",
     const json want = loom::testing::last_json(fresh.out);
     auto args = job;
     args.insert(args.end(), {"--checkpoint", file});
-    {
-      ChildProcess c(LOOM_BIN, args, stem + "_1");
-      REQUIRE(wait_for_new_checkpoint(c, file, 0));
-      ::kill(c.pid, SIGKILL);
-      c.wait();
-    }
+    kill_after_first_save(args, file, stem + "_1");
     REQUIRE(std::filesystem::exists(file));
     CHECK(std::filesystem::file_size(file) > (uint64_t{16} << 20));  // the table is in it
     auto r = loom::testing::run(args);

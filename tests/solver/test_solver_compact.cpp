@@ -341,6 +341,32 @@ TEST_CASE("compact and dfpn: a table saved at the node limit lets the search go 
   table_round_trip<Proof, WideCompact>(board.play("a3 b3 b1 c2 b2"), uint64_t{16} << 20, 0.6);
 }
 
+namespace {
+/// Twelve branches for the stand-in searches below (each the side-2
+/// start: they ignore it) and a checkpoint path of this process's own.
+std::vector<solver::Branch<CState>> twelve_branches(const testing::GadurBoard<1>& board) {
+  std::vector<solver::Branch<CState>> branches;
+  for (int i = 0; i < 12; ++i) branches.push_back({"b" + std::to_string(i), 1, board.play("")});
+  return branches;
+}
+std::string own_checkpoint(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("loom_" + name + "_" + std::to_string(::getpid()) + ".ckpt"))
+      .string();
+}
+/// What a stand-in run's checkpoint holds: the codes, and whether its
+/// table (one word, 7) was there and loaded.
+solver::detail::OpeningRun read_back(const solver::SolveOptions& o, const std::string& kind,
+                                     size_t n) {
+  solver::detail::OpeningRun back;
+  solver::detail::TableKeep reread;
+  reread.read = [](solver::CheckpointReader& rd) { return rd.u64() == 7; };
+  solver::detail::read_branches(back, n, o, kind, solver::detail::boolean_code_valid,
+                                solver::detail::boolean_code_stands, &reread);
+  return back;
+}
+}  // namespace
+
 TEST_CASE("a finished opening's save with the search table waits while saves cost much",
           "[solver][checkpoint]") {
   // Twelve openings of 10 ms each, a table whose save takes 100 ms: the
@@ -350,11 +376,8 @@ TEST_CASE("a finished opening's save with the search table waits while saves cos
   // search), and the codes still reach the checkpoint: at the last
   // opening, and at a stop.
   const testing::GadurBoard<1> board(2, gadur::Options{false, true});
-  std::vector<solver::Branch<CState>> branches;
-  for (int i = 0; i < 12; ++i) branches.push_back({"b" + std::to_string(i), 1, board.play("")});
-  const std::string ck = (std::filesystem::temp_directory_path() /
-                          ("loom_put_off_" + std::to_string(::getpid()) + ".ckpt"))
-                             .string();
+  const auto branches = twelve_branches(board);
+  const std::string ck = own_checkpoint("put_off");
   struct NoLimit {};
   for (const bool stop : {false, true}) {
     INFO((stop ? "stopped after the fourth opening" : "to the end"));
@@ -395,12 +418,7 @@ TEST_CASE("a finished opening's save with the search table waits while saves cos
       CHECK(table_saves == 2);  // the first opening's, and the stop's with the pending codes
     }
     // What the checkpoint holds: every finished opening's code.
-    solver::detail::OpeningRun back;
-    solver::detail::TableKeep reread;
-    reread.read = keep.read;
-    solver::detail::read_branches(back, branches.size(), o, "put-off",
-                                  solver::detail::boolean_code_valid,
-                                  solver::detail::boolean_code_stands, &reread);
+    const solver::detail::OpeningRun back = read_back(o, "put-off", branches.size());
     REQUIRE(back.resumed);
     for (size_t i = 0; i < branches.size(); ++i) {
       INFO("opening " << i);
@@ -473,11 +491,8 @@ TEST_CASE("two threads sharing a table: the table is saved with the searches par
   // codes put off are saved with the table. (Without the wait for the
   // parked search, `torn` counts the save made during its write: checked.)
   const testing::GadurBoard<1> board(2, gadur::Options{false, true});
-  std::vector<solver::Branch<CState>> branches;
-  for (int i = 0; i < 12; ++i) branches.push_back({"b" + std::to_string(i), 1, board.play("")});
-  const std::string ck = (std::filesystem::temp_directory_path() /
-                          ("loom_parked_" + std::to_string(::getpid()) + ".ckpt"))
-                             .string();
+  const auto branches = twelve_branches(board);
+  const std::string ck = own_checkpoint("parked");
   for (const bool stop : {false, true}) {
     INFO((stop ? "stopped" : "to the end"));
     std::filesystem::remove(ck);
@@ -513,12 +528,7 @@ TEST_CASE("two threads sharing a table: the table is saved with the searches par
       CHECK(shared->saves == 2);  // the first opening's, and the stop's
     }
     CHECK(shared->torn == 0);
-    solver::detail::OpeningRun back;
-    solver::detail::TableKeep reread;
-    reread.read = [](solver::CheckpointReader& rd) { return rd.u64() == 7; };
-    solver::detail::read_branches(back, branches.size(), o, "parked",
-                                  solver::detail::boolean_code_valid,
-                                  solver::detail::boolean_code_stands, &reread);
+    const solver::detail::OpeningRun back = read_back(o, "parked", branches.size());
     REQUIRE(back.resumed);
     size_t saved = 0;
     for (uint64_t x : back.done) saved += x != 0;
