@@ -275,8 +275,6 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
   o.table_file.signature = "loom dense table; " + whole.signature("dense") +
                            (o.symmetry ? "" : "; no-symmetry") + content_inputs(g);
   o.table_file.root_record = job.record;
-  if (ga.given("--save-table"))
-    solver::check_checkpoint_writable(o.table_file.save, "--save-table");
   return "dense";
 }
 
@@ -404,9 +402,6 @@ std::vector<CommandSpec> solve_commands() {
                if (ga->given("--dice")) throw InputError("--dice is only used by nardy");
                if (ga->given("--db")) throw InputError("--db is only used by nardy");
                auto g = ga->build();
-               // Found out now, not at the first save after the work.
-               if (!o.checkpoint.empty())
-                 solver::check_checkpoint_writable(o.checkpoint, "--checkpoint");
                o.symmetry = !a->no_symmetry;
                o.pv = !a->no_pv;
                o.threads = a->threads > 0 ? a->threads : default_threads();
@@ -447,7 +442,11 @@ std::vector<CommandSpec> solve_commands() {
                std::optional<solver::CheckpointLock> lock, table_lock;
                solver::LocalExchange one;
                solver::on_every_rank(o.exchange ? *o.exchange : one, [&] {
+                 // Found out now, not at the first save after the work.
+                 if (!o.checkpoint.empty())
+                   solver::check_checkpoint_writable(o.checkpoint, "--checkpoint");
                  if (!o.table_file.save.empty() && (!o.exchange || o.exchange->rank() == 0)) {
+                   solver::check_checkpoint_writable(o.table_file.save, "--save-table");
                    table_lock.emplace(o.table_file.save, "--save-table",
                                       solver::CheckpointLock::Busy::kRefuse, nullptr, "table");
                    // Never written over: another job's table, or any file

@@ -199,7 +199,8 @@ CheckpointLock::CheckpointLock(const std::string& path, std::string_view what, B
         if (e == EINTR) throw Interrupted("interrupted while waiting for " + who);
         if (e != EWOULDBLOCK) throw fail("cannot lock " + shown + ": " + std::strerror(e));
         throw fail(who + " is using this " + std::string(noun) +
-                   "; wait for it to end or name another file");
+                   "; wait for it to end or name another " +
+                   (std::string_view(noun).ends_with("directory") ? "directory" : "file"));
       }
     }
     if (still_named(fd, lock_)) {

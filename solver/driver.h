@@ -1084,8 +1084,11 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   // it searches, counts as parked); a failed save lets them go on too.
   const auto quiet_save = [&](std::unique_lock<std::mutex>& g, bool searching) {
     resumed.wait(g, [&] { return !pause.wanted; });  // another save first
-    if (!searching) {                    // a finished opening's save: what that save left to do
-      if (ctl.stop_requested()) return;  // the save after the join holds it
+    if (!searching) {              // a finished opening's save: what that save left to do
+      if (ctl.stop_requested()) {  // the save after the join holds it
+        keep.pending = true;       // (and an error's, if one ends the run)
+        return;
+      }
       if (done_count() == pause.codes_saved) return;  // saved meanwhile
       if (keep.put_off(ctl)) {
         keep.pending = true;
@@ -1106,10 +1109,14 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
     } release{pause, resumed, searching};
     const double start = ctl.elapsed();
     resumed.wait(g, [&] { return pause.parked == pause.searching; });
-    if (ctl.stop_requested()) return;  // the save after the join
+    if (ctl.stop_requested()) {  // the save after the join (or an error's)
+      keep.pending = keep.pending || !searching;
+      return;
+    }
     const bool table = keep.write && !all_done(run);
-    pause.codes_saved = done_count();
+    const size_t codes = done_count();
     save_branches(run, total(), o, kind, ctl, all_done(run) ? nullptr : &keep);
+    pause.codes_saved = codes;
     // The throttle counts the wait for the ticks too (up to 2^20 nodes of
     // a search): the threads stood still for all of it.
     if (table && keep.write) keep.last_seconds = keep.last_at - start;

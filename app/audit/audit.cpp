@@ -685,6 +685,12 @@ void ensure_dir(const std::string& dir) {
                      ": cannot create the directory: " + std::strerror(errno));
   }
   for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
+  // A link is refused: the lock would be taken beside its target, while
+  // the report's rename replaces the link itself.
+  const std::string json_file = dir + "/report.json";
+  if (::lstat(json_file.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    throw InputError("--out " + clip_token(dir, 200) +
+                     ": report.json is a symbolic link; remove it or name another directory");
 }
 
 /// Writes a report file whole or not at all (a temporary file renamed over
@@ -692,6 +698,7 @@ void ensure_dir(const std::string& dir) {
 /// next audit could not tell from another's file.
 void write_whole(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
+  std::remove(tmp.c_str());  // a link or FIFO left there is not written through
   write_text_file(tmp, text);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = errno;

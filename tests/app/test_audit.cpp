@@ -435,8 +435,15 @@ TEST_CASE("an audit never writes over another audit's report", "[audit]") {
     const loom::solver::CheckpointLock held(dir + "/report.json", "--out");
     loom::testing::check_bad_inputs(
         {{audit({"gadur"}), "another loom process (pid " + std::to_string(::getpid()) +
-                                ") is using this report directory"}});
+                                ") is using this report directory; wait for it to end or "
+                                "name another directory"}});
   }
+  // A link at report.json: the lock would go beside its target while the
+  // report replaced the link (a reviewer's find): refused.
+  std::filesystem::create_symlink(dir + "/elsewhere.json", dir + "/report.json");
+  loom::testing::check_bad_inputs(
+      {{audit({"gadur"}), "report.json is a symbolic link; remove it or name another directory"}});
+  std::filesystem::remove(dir + "/report.json");
   CHECK(!std::filesystem::exists(dir + "/report.json"));
   std::filesystem::remove_all(dir);
 }

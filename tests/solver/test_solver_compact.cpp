@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "model/common/zobrist.h"
@@ -505,13 +506,17 @@ TEST_CASE("two threads sharing a table: the table is saved with the searches par
     solver::RunControl ctl(cc);
     solver::detail::ParallelFigures fig;
     std::shared_ptr<FakeSharedEngine::Shared> shared;
+    std::mutex shared_mu;
     std::atomic<int> solved{0};
     const auto run = [&] {
       return solver::detail::run_branches_parallel<CState, FakeSharedEngine>(
           branches, board.play(""), FakeSharedEngine::Config{}, o, ctl, "test", "parked",
           solver::detail::boolean_code_valid, solver::detail::boolean_code_stands,
           [&](int t, FakeSharedEngine& e, const CState&, const std::vector<uint64_t>&) {
-            shared = e.table;
+            {
+              std::lock_guard<std::mutex> g(shared_mu);
+              shared = e.table;
+            }
             // Searches of two lengths, so that one thread finishes while
             // the other is inside its search.
             const uint64_t code = e.search(t == 0 ? 20 : 35);
