@@ -1012,7 +1012,6 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   struct Pause {
     bool wanted = false;
     int searching = 0, parked = 0;
-    size_t codes_saved = 0;  ///< finished openings in the last save it made
   } pause;
 
   std::condition_variable resumed;  // the pause's counts or wish changed
@@ -1068,10 +1067,6 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
                    (names.empty() ? "" : "; solving " + names),
                with_commas(total()) + " nodes");
   };
-  const auto done_count = [&] {
-    return static_cast<size_t>(
-        std::count_if(run.done.begin(), run.done.end(), [](uint64_t x) { return x != 0; }));
-  };
   // Under g (mu): a searching thread waits out a save.
   const auto park = [&](std::unique_lock<std::mutex>& g) {
     ++pause.parked;
@@ -1084,17 +1079,10 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   // it searches, counts as parked); a failed save lets them go on too.
   const auto quiet_save = [&](std::unique_lock<std::mutex>& g, bool searching) {
     resumed.wait(g, [&] { return !pause.wanted; });  // another save first
-    if (!searching) {              // a finished opening's save: what that save left to do
-      if (ctl.stop_requested()) {  // the save after the join holds it
-        keep.pending = true;       // (and an error's, if one ends the run)
-        return;
-      }
-      if (done_count() == pause.codes_saved) return;  // saved meanwhile
-      if (keep.put_off(ctl)) {
-        keep.pending = true;
-        return;
-      }
-    }
+    // A finished opening's save (its code pending) that a save made
+    // meanwhile took, that comes too soon after the last, or that a stop
+    // leaves to the save after the join (or an error's).
+    if (!searching && (!keep.pending || keep.put_off(ctl) || ctl.stop_requested())) return;
     pause.wanted = true;
     pause.parked += searching;
     struct Release {
@@ -1109,14 +1097,9 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
     } release{pause, resumed, searching};
     const double start = ctl.elapsed();
     resumed.wait(g, [&] { return pause.parked == pause.searching; });
-    if (ctl.stop_requested()) {  // the save after the join (or an error's)
-      keep.pending = keep.pending || !searching;
-      return;
-    }
+    if (ctl.stop_requested()) return;  // the save after the join (or an error's)
     const bool table = keep.write && !all_done(run);
-    const size_t codes = done_count();
     save_branches(run, total(), o, kind, ctl, all_done(run) ? nullptr : &keep);
-    pause.codes_saved = codes;
     // The throttle counts the wait for the ticks too (up to 2^20 nodes of
     // a search): the threads stood still for all of it.
     if (table && keep.write) keep.last_seconds = keep.last_at - start;
@@ -1203,10 +1186,8 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
           report(t);
           show();
           if (keeps && keep.write && !all_done(run)) {
-            if (keep.put_off(ctl))
-              keep.pending = true;  // saved at the next tick that may save the table
-            else
-              quiet_save(g, /*searching=*/false);
+            keep.pending = true;  // saved now, or by the next save with the table
+            quiet_save(g, /*searching=*/false);
           } else {
             save_final([&] { save_branches(run, total(), o, kind, ctl); }, run.save_error,
                        all_done(run));
