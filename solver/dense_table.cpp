@@ -128,6 +128,11 @@ DenseTable::DenseTable(const std::string& path, std::string_view signature, uint
   last_ = static_cast<uint32_t>(prev);
 }
 
+std::string DenseTable::solved_from(std::string_view record) {
+  return record.empty() ? std::string("the start")
+                        : "the position after \"" + clip_token(record, 80) + "\"";
+}
+
 std::string DenseTable::why_not_replace(const std::string& path, std::string_view signature,
                                         std::string_view root_record) {
   const std::string target = checkpoint_target(path);
@@ -136,10 +141,6 @@ std::string DenseTable::why_not_replace(const std::string& path, std::string_vie
   if (std::filesystem::is_regular_file(target, ec) && std::filesystem::file_size(target, ec) == 0 &&
       !ec)
     return "";  // a name made beforehand (mktemp): nothing in it to lose
-  const auto from = [](std::string_view r) {
-    return r.empty() ? std::string("the start")
-                     : "the position after \"" + clip_token(r, 80) + "\"";
-  };
   try {
     CheckpointReader rd(target, kKind, signature, "table");
     // This job's table in another format (another loom's): written anew.
@@ -147,7 +148,7 @@ std::string DenseTable::why_not_replace(const std::string& path, std::string_vie
     const std::string theirs = rd.str();
     if (theirs != root_record)
       return "table " + clip_token(path, 200) + " holds this game's table solved from " +
-             from(theirs) + ", not from " + from(root_record) +
+             solved_from(theirs) + ", not from " + solved_from(root_record) +
              (theirs.empty() ? " (answer this position from it with --table)" : "");
   } catch (const InputError& e) {
     return e.what();

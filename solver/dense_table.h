@@ -63,6 +63,9 @@ class DenseTable {
   /// the solve would destroy.
   static std::string why_not_replace(const std::string& path, std::string_view signature,
                                      std::string_view root_record);
+  /// Where a table was solved from, in messages: "the start", or "the
+  /// position after \"RECORD\"".
+  static std::string solved_from(std::string_view record);
 
   /// The position number of a key, or -1 if it is not in the table.
   int64_t find(uint32_t key) const;

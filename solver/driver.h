@@ -483,14 +483,11 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
   M mv(root, o.symmetry);
   ctl.status("dense: reading the table", "");
   const DenseTable t(file, o.table_file.signature, mv.codec().key_count());
-  const auto from = [&] {
-    return t.root_record.empty() ? std::string("the start")
-                                 : "the position after \"" + clip_token(t.root_record, 80) + "\"";
-  };
   if (!mv.end_code(root) && t.find(mv.key_of(root)) < 0)
     throw InputError("table " + clip_token(file, 200) +
                      " does not hold this position: it holds the positions reachable from " +
-                     from() + "; save a table solved from this position with --save-table");
+                     DenseTable::solved_from(t.root_record) +
+                     "; save a table solved from this position with --save-table");
   std::optional<TableCheckResult> checked;
   if (o.table_file.check) {
     checked = check_dense_table(t, mv, o.threads, ctl);
@@ -526,7 +523,8 @@ SolveReport answer_from_table(const S& root, const SolveOptions& o, RunControl& 
   rep.sweeps = static_cast<uint32_t>(t.stats.layers);
   rep.bytes = t.bytes();
   rep.note = over ? "the position is over: the rules' result (the table is not needed)"
-                  : "read from the table " + clip_token(file, 200) + ", solved from " + from();
+                  : "read from the table " + clip_token(file, 200) + ", solved from " +
+                        DenseTable::solved_from(t.root_record);
   rep.seconds = ctl.elapsed();
   return rep;
 }
