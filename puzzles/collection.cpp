@@ -174,12 +174,14 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
   for (const auto& p : r.puzzles) jsonl += p.dump() + "\n";
   const auto file = [&](const std::string& name) { return (fs::path(dir) / name).string(); };
   // The job first: a run stopped before puzzles.jsonl is written still has
-  // its progress file and goes on.
-  if (!r.job.empty()) write_text_file(job_path(dir), r.job + "\n");
-  write_text_file(file("puzzles.jsonl"), jsonl);
+  // its progress file and goes on. Each file is written whole (a temporary
+  // file renamed over it): a rerun that writes the collection again never
+  // leaves half of one behind.
+  if (!r.job.empty()) write_whole(job_path(dir), r.job + "\n");
+  write_whole(file("puzzles.jsonl"), jsonl);
   for (size_t i = 0; i < r.puzzles.size(); ++i)
-    write_text_file(file(r.puzzles[i]["id"].get<std::string>() + ".svg"), r.svgs.at(i));
-  write_text_file(file("index.html"), collection_html(title, r.puzzles, r.svgs));
+    write_whole(file(r.puzzles[i]["id"].get<std::string>() + ".svg"), r.svgs.at(i));
+  write_whole(file("index.html"), collection_html(title, r.puzzles, r.svgs));
 }
 
 std::vector<nlohmann::json> parse_puzzles(std::string_view text, const std::string& name) {

@@ -693,20 +693,6 @@ void ensure_dir(const std::string& dir) {
                      ": report.json is a symbolic link; remove it or name another directory");
 }
 
-/// Writes a report file whole or not at all (a temporary file renamed over
-/// it): a full disk or a kill never leaves half a report.json, which the
-/// next audit could not tell from another's file.
-void write_whole(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  std::remove(tmp.c_str());  // a link or FIFO left there is not written through
-  write_text_file(tmp, text);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    std::remove(tmp.c_str());
-    throw InputError("cannot write '" + clip_token(path, 200) + "': " + std::strerror(e));
-  }
-}
-
 /// Is this proof part (`key`: a property, or the solve) still undetermined?
 bool undetermined(const std::string& key, const json& j) {
   return key == "solution" ? j["complete"] != true : j["holds"].is_null();

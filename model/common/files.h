@@ -155,4 +155,20 @@ inline void write_text_file(const std::string& path, std::string_view text) {
   if (::close(fd) != 0) throw fail(errno);
 }
 
+/// Writes `text` to `path` whole or not at all: to PATH.tmp (anything left
+/// there, a link or FIFO included, removed first), then renamed over
+/// `path`, so a full disk or a kill never leaves half a file that a rerun
+/// could not tell from another job's (the audit's reports, a puzzle
+/// collection). For regular files in a directory the process may write.
+inline void write_whole(const std::string& path, std::string_view text) {
+  const std::string tmp = path + ".tmp";
+  std::remove(tmp.c_str());
+  write_text_file(tmp, text);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    std::remove(tmp.c_str());
+    throw InputError("cannot write '" + clip_token(path, 200) + "': " + std::strerror(e));
+  }
+}
+
 }  // namespace loom

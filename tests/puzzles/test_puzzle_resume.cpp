@@ -163,10 +163,19 @@ TEST_CASE("puzzle make: a stopped run resumes to the uninterrupted collection",
     // starts afresh and makes the same collection again.
     CHECK_FALSE(fs::exists(out + "/puzzles.progress"));
     CHECK_FALSE(fs::exists(out + "/puzzles.progress.tmp"));
+    // The rerun writes each file whole (renamed over): index.html made a
+    // link to a file outside is replaced, not written through.
+    const std::string outside = dir + "/outside-" + job.name + ".txt";
+    { std::ofstream(outside) << "not the collection's\n"; }
+    fs::remove(out + "/index.html");
+    fs::create_symlink(fs::absolute(outside), out + "/index.html");
     auto again = run(args);
     REQUIRE(again.code == 0);
     CHECK(resumed_games(again.err) == -1);
     CHECK(collection(out) == collection(dir + "/" + job.name + "-plain"));
+    CHECK_FALSE(fs::is_symlink(out + "/index.html"));
+    CHECK(loom::testing::slurp_file(outside) == "not the collection's\n");
+    CHECK_FALSE(fs::exists(out + "/index.html.tmp"));
     // Another job into the finished collection's directory is refused and
     // changes nothing: it replaced puzzles.jsonl and index.html and left
     // the old SVGs beside the new ones.
