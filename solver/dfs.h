@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -96,12 +97,21 @@ class DfsSolver {
     uint64_t table_bytes = uint64_t{256} << 20;
     /// Stop with NodeLimit after this many nodes (0: no limit).
     uint64_t max_nodes = 0;
+    /// Several solvers on one budget (threads): when set, max_nodes is
+    /// not read and the solver draws nodes from grant() as it goes; 0
+    /// means none are left (NodeLimit).
+    std::function<uint64_t()> grant;
+    /// Several solvers on one RunControl (threads): when set, called every
+    /// 2^16 nodes with the nodes and positions stored so far instead of
+    /// the solver's own progress line and stop poll (it throws to stop).
+    std::function<void(uint64_t nodes, uint64_t stored)> tick;
   };
 
   DfsSolver(const S& proto, Config cfg, RunControl& ctl)
-      : proto_(proto), cfg_(cfg), canon_(cfg.symmetry), ctl_(ctl) {
+      : proto_(proto), cfg_(std::move(cfg)), canon_(cfg_.symmetry), ctl_(ctl) {
     max_buckets_ = std::max<uint64_t>(1, cfg_.table_bytes / sizeof(Bucket));
     table_.resize(std::min<uint64_t>(max_buckets_, 1 << 12));
+    budget_ = cfg_.grant ? 0 : cfg_.max_nodes != 0 ? cfg_.max_nodes : ~uint64_t{0};
   }
 
   /// Exact score of s from the side to move.
@@ -270,17 +280,28 @@ class DfsSolver {
     return s.to_move() == Color::kBlack ? b : -b;
   }
 
+  /// The budget is spent: a grant extends it, else NodeLimit.
+  void more_nodes() {
+    const uint64_t more = cfg_.grant ? cfg_.grant() : 0;
+    if (more == 0) throw NodeLimit("node limit reached");
+    budget_ = nodes_ + more;
+  }
+
   std::vector<Move>& moves_at(int ply) {
     if (static_cast<int>(moves_.size()) <= ply) moves_.resize(ply + 1);
     return moves_[ply];
   }
 
   int32_t search(S& s, int32_t alpha, int32_t beta, int ply) {
-    if (cfg_.max_nodes != 0 && nodes_ >= cfg_.max_nodes) throw NodeLimit("node limit reached");
+    if (nodes_ >= budget_) more_nodes();
     ++nodes_;
     if ((nodes_ & 0xffff) == 0) {
-      ctl_.status_detail(with_commas(nodes_) + " nodes, " + with_commas(stored_) + " stored");
-      if (ctl_.stop_requested()) throw Interrupted("interrupted while searching");
+      if (cfg_.tick) {
+        cfg_.tick(nodes_, stored_);
+      } else {
+        ctl_.status_detail(with_commas(nodes_) + " nodes, " + with_commas(stored_) + " stored");
+        if (ctl_.stop_requested()) throw Interrupted("interrupted while searching");
+      }
     }
     auto& ms = moves_at(ply);
     s.legal_moves(ms);
@@ -411,7 +432,8 @@ class DfsSolver {
   std::vector<std::array<std::optional<Move>, 2>> killers_;
   std::vector<uint64_t> path_;
   uint64_t nodes_ = 0, stored_ = 0;
-  uint64_t heap_ = 0;  ///< heap bytes owned by stored keys
+  uint64_t budget_ = 0;  ///< nodes_ may reach this before more_nodes()
+  uint64_t heap_ = 0;    ///< heap bytes owned by stored keys
   Value::Kind neutral_ = Value::Kind::kDraw;
 };
 

@@ -964,6 +964,18 @@ void boolean_report(SolveReport& rep, const S& root, const std::vector<Branch<S>
     rep.value = Value::win(other(me));
 }
 
+/// Threads on one node budget: each grant takes at most `size` nodes from
+/// `left` (0 once it is spent).
+inline std::function<uint64_t()> node_grant(std::atomic<uint64_t>& left, uint64_t size) {
+  return [&left, size]() -> uint64_t {
+    uint64_t cur = left.load();
+    for (;;) {
+      const uint64_t g = std::min(cur, size);
+      if (g == 0 || left.compare_exchange_weak(cur, cur - g)) return g;
+    }
+  };
+}
+
 /// What run_branches_parallel's engines did: nodes, positions stored,
 /// bytes of their tables, and how many tables (1: shared).
 struct ParallelFigures {
@@ -1106,14 +1118,7 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
     typename Engine::Config cfg = base;
     cfg.table_bytes = (o.table_mb << 20) / (shared ? 1 : threads);
     cfg.max_nodes = 0;
-    if (o.max_nodes > 0)
-      cfg.grant = [&left, grant_size]() -> uint64_t {
-        uint64_t cur = left.load();
-        for (;;) {
-          const uint64_t g = std::min(cur, grant_size);
-          if (g == 0 || left.compare_exchange_weak(cur, cur - g)) return g;
-        }
-      };
+    if (o.max_nodes > 0) cfg.grant = node_grant(left, grant_size);
     cfg.tick = [&, t] {
       std::unique_lock<std::mutex> g(mu);
       report(t);
@@ -1622,23 +1627,21 @@ SolveReport solve_setups_superko(const std::vector<Branch<S>>& branches, const S
   }
 }
 
-/// Solves every branch with one alpha-beta solver (shared table), saving
-/// finished branches to the checkpoint. `root` is the position the branches
-/// are first moves of, or null for a pie table (the setter chooses a set-up,
-/// the chooser a colour: the setter picks the set-up whose margin is smallest
-/// in absolute value).
+/// Solves every branch with alpha-beta, saving finished branches to the
+/// checkpoint: one solver (one table) for all, or with o.search_threads > 1
+/// that many solvers on threads, each with a table of its own (--table-mb
+/// shared out) taking the next unsolved branch, on one node budget drawn in
+/// small grants. `root` is the position the branches are first moves of,
+/// or null for a pie table (the setter chooses a set-up, the chooser a
+/// colour: the setter picks the set-up whose margin is smallest in
+/// absolute value).
 template <Game S>
 SolveReport solve_branches(const S& proto, const S* root, const std::vector<Branch<S>>& branches,
                            const SolveOptions& o, RunControl& ctl) {
   using Move = typename S::Move;
+  using D = DfsSolver<S>;
   SolveReport rep;
   rep.method = "dfs";
-  typename DfsSolver<S>::Config cfg;
-  cfg.symmetry = o.symmetry;
-  cfg.table_bytes = o.table_mb << 20;
-  cfg.max_nodes = o.max_nodes;
-  DfsSolver<S> d(proto, cfg, ctl);
-  rep.symmetries = d.canonicalizer().count();
   // Finished branches: black-side scores, and nodes spent before.
   std::vector<std::optional<int32_t>> done(branches.size());
   uint64_t nodes_before = 0;
@@ -1651,7 +1654,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   std::optional<std::vector<uint64_t>> pv_saved;
   constexpr uint64_t kMaxPvPlies = 1 << 16, kMaxMoveIndex = 1 << 16;
   // "dfs2": the format with the stall flag (older files are refused
-  // clearly); a finished run adds its principal variation at the end.
+  // clearly); a finished run adds its principal variation at the end. Read
+  // before any table is made.
   const std::string kind = "dfs2";
   if (!o.checkpoint.empty() && CheckpointReader::exists(o.checkpoint)) {
     CheckpointReader rd(o.checkpoint, kind, o.signature);
@@ -1674,6 +1678,70 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     rd.finish();
     rep.resumed = true;
   }
+  const size_t open =
+      static_cast<size_t>(std::count(done.begin(), done.end(), std::optional<int32_t>{}));
+  const int threads = static_cast<int>(std::clamp<size_t>(open, 1, o.search_threads));
+  std::mutex mu;  // with threads: guards ctl, done, the lists below and the checkpoint
+  std::atomic<uint64_t> left{o.max_nodes};
+  std::atomic<bool> quit{false};  // a thread met an error or a stop: the others stop
+  const uint64_t grant_size =
+      std::clamp<uint64_t>(o.max_nodes / (64 * uint64_t(threads)), 1, uint64_t{1} << 16);
+  std::vector<std::unique_ptr<D>> solvers(threads);
+  std::vector<uint64_t> seen(threads, 0);  // nodes each solver has reported (work units)
+  std::vector<int> busy(threads, -1);      // the branch each thread searches
+  bool stall_seen = false;                 // a reported solver met a stall
+  // Nodes of solver t to ctl, and whether it met a stall (with threads:
+  // under mu, by thread t or after the join).
+  const auto report = [&](int t) {
+    ctl.work(solvers[t]->nodes() - seen[t]);
+    seen[t] = solvers[t]->nodes();
+    stall_seen = stall_seen || solvers[t]->neutral_kind() == Value::Kind::kStall;
+  };
+  const auto spent = [&] {
+    uint64_t n = 0;
+    for (uint64_t x : seen) n += x;
+    return n;
+  };
+  const auto show = [&] {
+    std::string names;
+    for (int b : busy)
+      if (b >= 0)
+        names += (names.empty() ? ""
+                  : threads > 1 ? " + "
+                                : "") +
+                 (threads > 1 ? branches[b].name
+                              : std::to_string(b + 1) + " of " + std::to_string(branches.size()) +
+                                    ": " + branches[b].name);
+    if (threads == 1) {
+      if (!names.empty()) ctl.status("solving " + names);
+      return;
+    }
+    const size_t finished =
+        branches.size() - static_cast<size_t>(std::count(done.begin(), done.end(), std::nullopt));
+    ctl.status("dfs on " + std::to_string(threads) + " threads: " + std::to_string(finished) +
+                   " of " + std::to_string(branches.size()) + " done" +
+                   (names.empty() ? "" : "; solving " + names),
+               with_commas(spent()) + " nodes");
+  };
+  for (int t = 0; t < threads; ++t) {
+    typename D::Config cfg;
+    cfg.symmetry = o.symmetry;
+    cfg.table_bytes = (o.table_mb << 20) / threads;
+    cfg.max_nodes = o.max_nodes;
+    if (threads > 1) {
+      if (o.max_nodes > 0) cfg.grant = node_grant(left, grant_size);
+      cfg.tick = [&, t](uint64_t, uint64_t) {
+        std::lock_guard<std::mutex> g(mu);
+        report(t);
+        show();
+        if (quit.load() || ctl.stop_requested()) throw Interrupted("interrupted while searching");
+      };
+    }
+    solvers[t] = std::make_unique<D>(proto, std::move(cfg), ctl);
+  }
+  D& d = *solvers[0];
+  rep.symmetries = d.canonicalizer().count();
+  // Under mu with threads.
   auto save = [&] {
     if (o.checkpoint.empty()) return;
     CheckpointWriter w(o.checkpoint, kind, o.signature);
@@ -1682,8 +1750,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       w.u64(x.has_value());
       w.u64(x ? static_cast<uint32_t>(*x) : 0);
     }
-    w.u64(nodes_before + d.nodes());
-    w.u64(stall_loaded || d.neutral_kind() == Value::Kind::kStall);
+    w.u64(nodes_before + spent());
+    w.u64(stall_loaded || stall_seen);
     if (pv_saved) {
       w.u64(pv_saved->size());
       for (uint64_t x : *pv_saved) w.u64(x);
@@ -1691,36 +1759,100 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     w.commit();
     ctl.checkpoint_written();
   };
-  uint64_t counted = 0;  // nodes already reported to ctl
   bool limit_hit = false;
-  for (size_t i = 0; i < branches.size(); ++i) {
-    if (done[i]) continue;
-    ctl.status("solving " + std::to_string(i + 1) + " of " + std::to_string(branches.size()) +
-               ": " + branches[i].name);
-    try {
-      done[i] = d.solve_black(branches[i].state);
-    } catch (const NodeLimit&) {
-      limit_hit = true;
-      break;
+  std::string stopped;  // why the run stops before the end (Interrupted's message)
+  std::vector<std::exception_ptr> errors(threads);
+  // Thread t takes the next unsolved branch, in order, until none is left.
+  const auto work = [&](int t) {
+    D& e = *solvers[t];
+    std::unique_lock<std::mutex> g(mu, std::defer_lock);
+    if (threads > 1) g.lock();
+    for (;;) {
+      size_t i = 0;
+      while (i < branches.size() && (done[i] || std::count(busy.begin(), busy.end(), int(i)))) ++i;
+      if (i == branches.size() || quit.load()) return;
+      busy[t] = static_cast<int>(i);
+      show();
+      if (threads > 1) g.unlock();
+      std::optional<int32_t> v;
+      try {
+        v = e.solve_black(branches[i].state);
+      } catch (const NodeLimit&) {
+      } catch (const Interrupted& x) {
+        if (threads > 1) g.lock();
+        if (stopped.empty()) stopped = x.what();
+        quit = true;
+        busy[t] = -1;
+        return;
+      } catch (...) {
+        if (threads == 1) throw;
+        g.lock();
+        errors[t] = std::current_exception();
+        quit = true;
+        busy[t] = -1;
+        return;
+      }
+      if (threads > 1) g.lock();
+      busy[t] = -1;
+      report(t);
+      if (!v) {
+        limit_hit = true;
+        return;
+      }
+      done[i] = v;
+      const bool all =
+          std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); });
+      try {
+        save_final(save, rep.save_error, all);
+      } catch (...) {
+        if (threads == 1) throw;
+        errors[t] = std::current_exception();
+        quit = true;
+        return;
+      }
+      // Once every opening is solved a stop request changes nothing.
+      if (!all && ctl.stop_requested()) {
+        if (stopped.empty()) stopped = "interrupted after finishing an opening";
+        quit = true;
+        return;
+      }
     }
-    ctl.work(d.nodes() - counted);
-    counted = d.nodes();
-    const bool all =
-        std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); });
-    save_final(save, rep.save_error, all);
-    // Once every opening is solved a stop request changes nothing.
-    if (!all && ctl.stop_requested()) throw Interrupted("interrupted after finishing an opening");
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> ws;
+    for (int t = 0; t < threads; ++t) ws.emplace_back(work, t);
+    for (auto& w : ws) w.join();
+    for (int t = 0; t < threads; ++t) report(t);
+    rep.tables = threads;
   }
-  Value::Kind neutral = stall_loaded ? Value::Kind::kStall : d.neutral_kind();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  // From here on one thread: every solver's figures are read directly.
+  const auto settle = [&] {
+    for (int t = 0; t < threads; ++t) report(t);
+  };
+  settle();
+  if (!stopped.empty()) {  // the nodes spent saved beside the finished branches
+    if (o.checkpoint.empty()) throw Interrupted(stopped);
+    save();
+    throw Interrupted(interrupted_note(root ? "openings" : "set-ups", nullptr));
+  }
+  Value::Kind neutral = stall_loaded || stall_seen ? Value::Kind::kStall : Value::Kind::kDraw;
   for (size_t i = 0; i < branches.size(); ++i)
     rep.openings.push_back({branches[i].name, branches[i].count,
                             done[i] ? score_value(*done[i], neutral) : Value{}, -1});
   auto finish = [&](bool complete) {
+    settle();
     rep.complete = complete;
-    rep.nodes = d.nodes();
-    rep.nodes_total = nodes_before + d.nodes();
-    rep.positions = d.stored();
-    rep.bytes = d.table_bytes();
+    rep.nodes = spent();
+    rep.nodes_total = nodes_before + spent();
+    rep.positions = rep.bytes = 0;
+    for (const auto& e : solvers) {
+      rep.positions += e->stored();
+      rep.bytes += e->table_bytes();
+    }
     rep.seconds = ctl.elapsed();
     return rep;
   };
@@ -1734,8 +1866,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       if (root && op.value == Value::win(root->to_move())) rep.value = op.value;
     }
     save_final(save, rep.save_error);  // the nodes spent (finished openings are saved already)
-    rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) +
-               " nodes in this run): " + std::to_string(solved) + " of " +
+    rep.note = "stopped at the node limit (" + with_commas(o.max_nodes) + " nodes in this run" +
+               (threads > 1 ? ", on all threads" : "") + "): " + std::to_string(solved) + " of " +
                std::to_string(branches.size()) + (root ? " openings" : " set-ups") + " solved" +
                (rep.value.known() ? ", and one of them proves the value" : "") +
                (o.checkpoint.empty() ? "" : "; the checkpoint keeps them for a rerun");
@@ -1755,7 +1887,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       }
       // A finished position that stalls: the solve just met it (neutral
       // was read before; it called the stall a draw that goes on for ever).
-      if (d.neutral_kind() == Value::Kind::kStall) neutral = Value::Kind::kStall;
+      settle();
+      if (stall_seen) neutral = Value::Kind::kStall;
     }
     for (size_t i = 0; i < branches.size(); ++i) {
       int32_t mine = root->to_move() == Color::kBlack ? *done[i] : -*done[i];
@@ -1807,6 +1940,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
         rep.note = "the principal variation was not worked out within --max-nodes (" +
                    with_commas(o.max_nodes) + " nodes in this run); the value and every " +
                    (root ? "opening" : "set-up") + " are proved";
+        settle();
         save_final(save, rep.save_error);  // the nodes spent
         return finish(true);
       }
@@ -1817,6 +1951,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
         rep.pv.push_back(s.move_name(m));
         s.apply(m, u);
       }
+      settle();
       save_final(save, rep.save_error);
     }
   }

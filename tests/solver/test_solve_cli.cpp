@@ -931,6 +931,52 @@ TEST_CASE("compact and dfpn on two threads: the one-thread values, one node budg
   CHECK(jw["tables"] == tables16);
 }
 
+TEST_CASE("dfs on two threads: the one-thread values and line, one node budget, checkpoints",
+          "[solver][cli][checkpoint]") {
+  // Nine openings of about 1.25 M dfs nodes in all (Enfargar side 3, every
+  // one a stall); each thread has a table of its own, half of --table-mb.
+  const std::vector<std::string> job = {"solve",    "enfargar",   "--size",   "3",
+                                        "--record", "a1 b2 c3",   "--method", "dfs",
+                                        "--json",   "--table-mb", "64"};
+  const auto with = [&](const std::vector<std::string>& extra) { return run(job, extra); };
+  auto one = with({"--threads", "1"});
+  REQUIRE(one.code == 0);
+  const json want = last_json(one.out);
+  REQUIRE(want["openings"].size() == 9);
+  CHECK_FALSE(want.contains("tables"));  // one table, as before threads
+  auto two = with({"--threads", "2"});
+  REQUIRE(two.code == 0);
+  const json got = last_json(two.out);
+  CHECK(got["complete"] == true);
+  CHECK(got["value"] == want["value"]);
+  CHECK(got["openings"] == want["openings"]);
+  CHECK(got["pv"] == want["pv"]);
+  CHECK(got["tables"] == 2);
+  CHECK(got["bytes"].get<uint64_t>() <= uint64_t{64} << 20);
+  auto text = run({"solve", "enfargar", "--size", "3", "--record", "a1 b2 c3 d4 e5", "--method",
+                   "dfs", "--table-mb", "64", "--threads", "2"});
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("MB in 2 tables") != std::string::npos);
+  check_two_thread_budget(with, want, 400000, 390000, temp_path("dfs-threads"));
+  // The pie table (set-ups, no root position) on two threads.
+  const std::vector<std::string> pie = {"solve",    "fiodar", "--size", "2",      "--pie",
+                                        "--method", "dfs",    "--json", "--no-pv"};
+  auto pie_one = run(pie);
+  auto pie_two = run(pie, {"--threads", "2"});
+  REQUIRE(pie_one.code == 0);
+  REQUIRE(pie_two.code == 0);
+  const json p1 = last_json(pie_one.out), p2 = last_json(pie_two.out);
+  CHECK(p2["openings"] == p1["openings"]);
+  CHECK(p2["value"] == p1["value"]);
+  CHECK(p2["pie_setup"] == p1["pie_setup"]);
+  // A thread's error (a cycle: Gadur as written) stops the other and is
+  // the command's one-line error, exit 2.
+  auto cyc = run({"solve", "gadur", "--size", "3", "--method", "dfs", "--threads", "2"});
+  CHECK(cyc.code == 2);
+  CHECK(cyc.err.find("the position graph has a cycle") != std::string::npos);
+  CHECK(std::count(cyc.err.begin(), cyc.err.end(), '\n') == 1);
+}
+
 TEST_CASE("superko on two threads: the one-thread values, value-only bounds, budget, checkpoints",
           "[solver][cli][superko][checkpoint]") {
   // Seven openings of about 93,000 superko nodes in all, their margins

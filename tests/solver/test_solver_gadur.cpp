@@ -195,7 +195,7 @@ TEST_CASE("gadur, merge-only side 2: alpha-beta = plain minimax on every positio
   naive::Gadur g(2, false, true);
   auto vals = *naive::fixed_point_values(NaiveFrom{g, g.start()});
   solver::RunControl ctl;
-  solver::DfsSolver<GState> d(b.start(), {true, 1 << 20}, ctl);
+  solver::DfsSolver<GState> d(b.start(), {true, 1 << 20, 0, {}, {}}, ctl);
   for (const auto& [p, v] : vals) {
     int mm = naive::minimax(NaiveFrom{g, p}, p);
     CHECK(mm == (v == naive::Val::kBlack ? 1 : -1));
@@ -207,7 +207,7 @@ TEST_CASE("gadur, merge-only side 2: alpha-beta = plain minimax on every positio
 TEST_CASE("depth-first search refuses a cyclic graph instead of answering", "[solver][dfs]") {
   Board b(2, {});
   solver::RunControl ctl;
-  solver::DfsSolver<GState> d(b.start(), {true, 1 << 20}, ctl);
+  solver::DfsSolver<GState> d(b.start(), {true, 1 << 20, 0, {}, {}}, ctl);
   CHECK_THROWS_AS(d.solve(b.start()), solver::CycleError);
   solver::SolveOptions o;
   o.method = solver::SolveOptions::Method::kDfs;

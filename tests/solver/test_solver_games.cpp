@@ -146,7 +146,7 @@ struct Dfs {
   solver::RunControl ctl;
   solver::DfsSolver<S> d;
   explicit Dfs(const S& root, uint64_t table_bytes = uint64_t{16} << 20)
-      : d(root, {true, table_bytes}, ctl) {}
+      : d(root, {true, table_bytes, 0, {}, {}}, ctl) {}
   solver::Value operator()(const S& s) {
     return solver::score_value(d.solve_black(s), solver::Value::Kind::kStall);
   }

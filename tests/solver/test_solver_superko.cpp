@@ -26,7 +26,7 @@ using Move = S::Move;
 int full_history_margin(const S& s, uint64_t max_nodes, bool* finished,
                         uint64_t table_bytes = uint64_t{64} << 20) {
   solver::RunControl ctl;
-  solver::DfsSolver<S> d(s, {true, table_bytes, max_nodes}, ctl);
+  solver::DfsSolver<S> d(s, {true, table_bytes, max_nodes, {}, {}}, ctl);
   try {
     const int32_t black = d.solve_black(s);
     *finished = true;
