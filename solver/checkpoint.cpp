@@ -329,14 +329,33 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
 
 }  // namespace
 
+void CheckpointReader::check_job(const std::string& path, std::string_view kind,
+                                 std::string_view signature, std::string_view noun) {
+  if (!exists(path)) return;
+  try {
+    CheckpointReader header(path, kind, signature, noun, false);
+    return;
+  } catch (const InputError&) {
+  }
+  CheckpointReader whole(path, kind, signature, noun);  // damage, or another job: says which
+}
+
 CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
-                                   std::string_view signature, std::string_view noun)
+                                   std::string_view signature, std::string_view noun, bool whole)
     : path_(std::move(path)), noun_(noun) {
   file_ = std::make_unique<RegularFile>(path_, noun_);
   f_ = file_->get();
-  // Pass 1: checksum over everything but the trailing 8 bytes.
   uint64_t size = file_->size();
   if (size < sizeof kMagic + 8 + 8) corrupt("the file is too short");
+  // Pass 1: checksum over everything but the trailing 8 bytes.
+  if (whole) check_sum(size);
+  // Pass 2: header, then the payload is read by the solver.
+  std::rewind(f_);
+  remaining_ = size - 8;
+  header(kind, signature);
+}
+
+void CheckpointReader::check_sum(uint64_t size) {
   Checksum sum;
   std::vector<unsigned char> buf(static_cast<size_t>(std::min<uint64_t>(size, 1 << 20)));
   uint64_t left = size - 8;
@@ -350,9 +369,9 @@ CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
   if (std::fread(&stored, 1, 8, f_) != 8) corrupt("the file could not be read to its end");
   if (std::fgetc(f_) != EOF) corrupt("the file changed while it was read");
   if (stored != sum.value()) corrupt("checksum mismatch (a damaged or partly written file)");
-  // Pass 2: header, then the payload is read by the solver.
-  std::rewind(f_);
-  remaining_ = size - 8;
+}
+
+void CheckpointReader::header(std::string_view kind, std::string_view signature) {
   char magic[8];
   bytes(magic, sizeof magic);
   if (std::memcmp(magic, kMagic, sizeof magic) != 0) corrupt("not a loom " + noun_);

@@ -125,12 +125,21 @@ class CheckpointReader {
   /// messages ("checkpoint"; "table" for a file that is read, never
   /// rewritten, so its messages do not advise deleting it).
   CheckpointReader(std::string path, std::string_view kind, std::string_view signature,
-                   std::string_view noun = "checkpoint");
+                   std::string_view noun = "checkpoint")
+      : CheckpointReader(std::move(path), kind, signature, noun, true) {}
   ~CheckpointReader();
   CheckpointReader(const CheckpointReader&) = delete;
   CheckpointReader& operator=(const CheckpointReader&) = delete;
 
   static bool exists(const std::string& path);
+  /// Refuses (the constructor's InputError) a file at `path` that is not
+  /// this job's checkpoint of this kind, reading only its header when it
+  /// is (the whole file is read, and its checksum checked, only to name
+  /// what is wrong): run before the tables a resumed run fills are made,
+  /// so that another job's file is refused at once, not after gigabytes
+  /// were allocated and cleared. No file there: nothing to check.
+  static void check_job(const std::string& path, std::string_view kind, std::string_view signature,
+                        std::string_view noun = "checkpoint");
 
   uint64_t u64() {
     uint64_t v;
@@ -172,6 +181,11 @@ class CheckpointReader {
   [[noreturn]] void mismatch(const std::string& why) const;
 
  private:
+  /// `whole`: the checksum over the file first; else the header only.
+  CheckpointReader(std::string path, std::string_view kind, std::string_view signature,
+                   std::string_view noun, bool whole);
+  void check_sum(uint64_t size);
+  void header(std::string_view kind, std::string_view signature);
   template <class T>
   uint64_t count(uint64_t max_count) {
     uint64_t n = u64();

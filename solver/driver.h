@@ -735,6 +735,14 @@ inline void append_note(std::string& note, const std::string& more) {
   note += (note.empty() ? "" : "; ") + more;
 }
 
+/// Refuses another job's file at --checkpoint before a search table is
+/// made: the tables of compact, dfpn and superko are allocated (and
+/// cleared) whole, gigabytes that a run refused a moment later would
+/// have spent seconds on, or failed for want of.
+inline void check_checkpoint_job(const SolveOptions& o, const std::string& kind) {
+  if (!o.checkpoint.empty()) CheckpointReader::check_job(o.checkpoint, kind, o.signature);
+}
+
 /// The codes and node count of the branch checkpoint `kind` (if any) into
 /// r (r.done: n codes, 0 unknown); a code that does not satisfy
 /// stands(code) is dropped (solved again).
@@ -1292,6 +1300,7 @@ template <Game S, class Engine>
 SolveReport solve_boolean_with(const S& root, const SolveOptions& o, RunControl& ctl,
                                const std::string& method, const std::string& kind) {
   const std::vector<Branch<S>> branches = opening_branches(root, o.symmetry);
+  check_checkpoint_job(o, kind);
   if (o.search_threads > 1 && branches.size() > 1)
     return solve_boolean_parallel<S, Engine>(branches, root, o, ctl, method, kind);
   typename Engine::Config cfg;
@@ -1378,6 +1387,7 @@ std::vector<BranchMargin> superko_branches(
     const std::function<void(SuperkoDfs<S>&, const std::vector<BranchMargin>&)>& then = {}) {
   if (proto.geo().num_sites() > kDenseMaxCells)
     throw InputError("--method superko: boards of at most 19 cells (side 3)");
+  check_checkpoint_job(o, kind);
   using D = SuperkoDfs<S>;
   typename D::Config cfg;
   cfg.table_bytes = o.table_mb << 20;

@@ -543,6 +543,46 @@ TEST_CASE("a damaged or foreign checkpoint is a clear error, never a crash",
   std::filesystem::remove(file);
 }
 
+TEST_CASE("another job's checkpoint is refused before the search table is made",
+          "[solver][cli][checkpoint]") {
+  // --table-mb 65536 is more than this machine's memory. compact, dfpn
+  // and superko made (and cleared) their table before reading the
+  // checkpoint, so such a run ended "out of memory" instead of naming the
+  // file (with 8192: after 14-17 s and 8 GB of memory).
+  const std::string foreign = temp_path("foreign_job");
+  auto w = run({"solve", "gadur", "--size", "2", "--rule", "capture=merge-only", "--method",
+                "compact", "--checkpoint", foreign});
+  REQUIRE(w.code == 0);
+  const std::string bytes = testing::slurp_file(foreign);
+  const std::vector<std::vector<std::string>> jobs = {
+      {"gadur", "--rule", "capture=merge-only", "--method", "compact"},
+      {"gadur", "--rule", "capture=merge-only", "--method", "dfpn"},
+      {"fiodar", "--method", "superko"}};
+  for (const auto& job : jobs)
+    for (const std::string threads : {"1", "2"}) {
+      std::vector<std::string> args = {"solve",      "--size", "3",         "--checkpoint", foreign,
+                                       "--table-mb", "65536",  "--threads", threads};
+      args.insert(args.begin() + 1, job.begin(), job.end());
+      auto r = run(args);
+      INFO(job.back() << " on " << threads << " thread(s): " << r.err);
+      CHECK(r.code == 2);
+      CHECK(r.err.find("does not match this job") != std::string::npos);
+      CHECK(testing::slurp_file(foreign) == bytes);
+    }
+  // A header damaged so that it names another job is damage, as before
+  // (the whole file's checksum tells them apart).
+  std::string damaged = bytes;
+  const size_t at = damaged.find("size=2");
+  REQUIRE(at != std::string::npos);
+  damaged[at + 5] = '9';
+  { std::ofstream(foreign, std::ios::binary) << damaged; }
+  auto r = run({"solve", "gadur", "--size", "3", "--rule", "capture=merge-only", "--method",
+                "compact", "--checkpoint", foreign, "--table-mb", "65536"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("is corrupt: checksum mismatch") != std::string::npos);
+  std::filesystem::remove(foreign);
+}
+
 TEST_CASE("a checkpoint names the method that ran: auto is the method it resolves to",
           "[solver][cli][checkpoint]") {
   // A file written with --method auto (Fiodar: alpha-beta) used to be
