@@ -312,8 +312,8 @@ std::vector<CommandSpec> solve_commands() {
              constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
              add_int_option(
                  cmd, "--threads", a->threads,
-                 "worker threads: retrograde and dense (default: cores, <= 8); compact, dfpn and "
-                 "superko: openings searched at once (default 1)",
+                 "worker threads: retrograde and dense (default: cores, <= 8); dfs, compact, dfpn "
+                 "and superko: openings searched at once (default 1)",
                  0, 64);
              add_int_option(cmd, "--max-positions", a->o.max_positions,
                             "retrograde: stop once the table holds more than this many positions "

@@ -1699,13 +1699,15 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   std::vector<std::unique_ptr<D>> solvers(threads);
   std::vector<uint64_t> seen(threads, 0);  // nodes each solver has reported (work units)
   std::vector<int> busy(threads, -1);      // the branch each thread searches
-  bool stall_seen = false;                 // a reported solver met a stall
-  // Nodes of solver t to ctl, and whether it met a stall (with threads:
-  // under mu, by thread t or after the join).
+  // A solver met a stall in a finished opening (while threads search:
+  // a stall met in a search cut short counts after the join only).
+  bool stall_seen = false;
+  bool pv_phase = false;  // the openings are done: the line is worked out
+  // Nodes of solver t to ctl (with threads: under mu, by thread t or after
+  // the join).
   const auto report = [&](int t) {
     ctl.work(solvers[t]->nodes() - seen[t]);
     seen[t] = solvers[t]->nodes();
-    stall_seen = stall_seen || solvers[t]->neutral_kind() == Value::Kind::kStall;
   };
   const auto spent = [&] {
     uint64_t n = 0;
@@ -1743,7 +1745,10 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       cfg.tick = [&, t](uint64_t, uint64_t) {
         std::lock_guard<std::mutex> g(mu);
         report(t);
-        show();
+        if (pv_phase)
+          ctl.status_detail(with_commas(spent()) + " nodes");
+        else
+          show();
         if (quit.load() || ctl.stop_requested()) throw Interrupted("interrupted while searching");
       };
     }
@@ -1770,9 +1775,14 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     ctl.checkpoint_written();
   };
   bool limit_hit = false;
-  std::string stopped;  // why the run stops before the end (Interrupted's message)
-  std::vector<std::exception_ptr> errors(threads);
-  // Thread t takes the next unsolved branch, in order, until none is left.
+  bool cut = false;          // a stop cut a search short: its nodes are not saved yet
+  std::string stopped;       // why the run stops before the end (Interrupted's message)
+  std::exception_ptr error;  // the first thread's error, which stops the others
+  const auto all_solved = [&] {
+    return std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); });
+  };
+  // Thread t takes the next unsolved branch, in order, until none is left,
+  // a stop, an error or the node limit.
   const auto work = [&](int t) {
     D& e = *solvers[t];
     std::unique_lock<std::mutex> g(mu, std::defer_lock);
@@ -1780,46 +1790,40 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     for (;;) {
       size_t i = 0;
       while (i < branches.size() && (done[i] || std::count(busy.begin(), busy.end(), int(i)))) ++i;
-      if (i == branches.size() || quit.load()) return;
+      if (i == branches.size() || quit.load() || limit_hit) return;
       busy[t] = static_cast<int>(i);
       show();
       if (threads > 1) g.unlock();
       std::optional<int32_t> v;
+      std::exception_ptr failed;
+      std::string why;
       try {
         v = e.solve_black(branches[i].state);
       } catch (const NodeLimit&) {
       } catch (const Interrupted& x) {
-        if (threads > 1) g.lock();
-        if (stopped.empty()) stopped = x.what();
-        quit = true;
-        busy[t] = -1;
-        return;
+        why = x.what();
       } catch (...) {
-        if (threads == 1) throw;
-        g.lock();
-        errors[t] = std::current_exception();
-        quit = true;
-        busy[t] = -1;
-        return;
+        failed = std::current_exception();
       }
       if (threads > 1) g.lock();
       busy[t] = -1;
       report(t);
+      if (failed) std::rethrow_exception(failed);
+      if (!why.empty()) {
+        if (stopped.empty()) stopped = why;
+        cut = true;
+        quit = true;
+        return;
+      }
       if (!v) {
         limit_hit = true;
         return;
       }
       done[i] = v;
-      const bool all =
-          std::all_of(done.begin(), done.end(), [](const auto& x) { return x.has_value(); });
-      try {
-        save_final(save, rep.save_error, all);
-      } catch (...) {
-        if (threads == 1) throw;
-        errors[t] = std::current_exception();
-        quit = true;
-        return;
-      }
+      // This solver's searches all finished: a stall it met is the game's.
+      stall_seen = stall_seen || e.neutral_kind() == Value::Kind::kStall;
+      const bool all = all_solved();
+      save_final(save, rep.save_error, all);
       // Once every opening is solved a stop request changes nothing.
       if (!all && ctl.stop_requested()) {
         if (stopped.empty()) stopped = "interrupted after finishing an opening";
@@ -1831,24 +1835,47 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
   if (threads == 1) {
     work(0);
   } else {
+    // An error leaves its thread (its lock let go as it unwinds) and stops
+    // the others at their next tick.
+    const auto guarded = [&](int t) {
+      try {
+        work(t);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(mu);
+        if (!error) error = std::current_exception();
+        busy[t] = -1;
+        quit = true;
+      }
+    };
     std::vector<std::thread> ws;
-    for (int t = 0; t < threads; ++t) ws.emplace_back(work, t);
+    try {
+      for (int t = 0; t < threads; ++t) ws.emplace_back(guarded, t);
+    } catch (...) {
+      quit = true;
+      for (auto& w : ws) w.join();
+      throw;
+    }
     for (auto& w : ws) w.join();
-    for (int t = 0; t < threads; ++t) report(t);
     rep.tables = threads;
   }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  if (error) std::rethrow_exception(error);
   // From here on one thread: every solver's figures are read directly.
   const auto settle = [&] {
     for (int t = 0; t < threads; ++t) report(t);
   };
   settle();
-  if (!stopped.empty()) {  // the nodes spent saved beside the finished branches
+  for (const auto& e : solvers) stall_seen = stall_seen || e->neutral_kind() == Value::Kind::kStall;
+  // A stop that came before the last opening was solved (once every one
+  // is, the result stands and is reported).
+  if (!stopped.empty() && !all_solved()) {
     if (o.checkpoint.empty()) throw Interrupted(stopped);
-    save();
+    if (cut) try {  // the nodes of the searches cut short
+        save();
+      } catch (const InputError&) {  // the last good save stands
+      }
     throw Interrupted(interrupted_note(root ? "openings" : "set-ups", nullptr));
   }
+  pv_phase = true;
   Value::Kind neutral = stall_loaded || stall_seen ? Value::Kind::kStall : Value::Kind::kDraw;
   for (size_t i = 0; i < branches.size(); ++i)
     rep.openings.push_back({branches[i].name, branches[i].count,
@@ -1944,11 +1971,16 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       // checkpoint and a larger limit adds it).
       std::vector<Move> line;
       ctl.status("dfs: working out the principal variation");
+      std::string why;  // the line is not worked out: why
       try {
         line = d.principal_variation(*pv_from);
       } catch (const NodeLimit&) {
-        rep.note = "the principal variation was not worked out within --max-nodes (" +
-                   with_commas(o.max_nodes) + " nodes in this run); the value and every " +
+        why = "within --max-nodes (" + with_commas(o.max_nodes) + " nodes in this run)";
+      } catch (const Interrupted&) {
+        why = "before the stop request";
+      }
+      if (!why.empty()) {
+        rep.note = "the principal variation was not worked out " + why + "; the value and every " +
                    (root ? "opening" : "set-up") + " are proved";
         settle();
         save_final(save, rep.save_error);  // the nodes spent
