@@ -6,7 +6,8 @@
 // 8-byte entries) and the superko alpha-beta (Fiodar, 16-byte entries).
 //   bench_solver [full|dense|compact|superko]
 // The default run also times alpha-beta on Migong side 3 (2 M nodes from the
-// start) beside Migong's perft.
+// start) beside Migong's perft, and `loom solve --method dfs` there (4 M
+// nodes) on one thread and on two.
 //     full:  also the hash retrograde on Gadur side 3 from the empty board
 //            (about 3 CPU-minutes and 2 GB)
 //     dense: only the dense-index retrograde, Gadur side 3 (as written and
@@ -46,6 +47,7 @@
 #include "solver/dense_table.h"
 #include "solver/dfpn.h"
 #include "solver/dfs.h"
+#include "solver/driver.h"
 #include "solver/retrograde.h"
 #include "solver/superko_dfs.h"
 
@@ -144,6 +146,30 @@ void dfs(const char* what, const C& ctx, const std::string& record, uint64_t max
   std::printf("%-44s %14.1f bytes per stored position (%llu stored, value %s)\n",
               (std::string(what) + ": memory").c_str(), double(d.table_bytes()) / d.stored(),
               static_cast<unsigned long long>(d.stored()), value.c_str());
+  std::fflush(stdout);
+}
+
+/// `loom solve --method dfs --max-nodes N` from the position after
+/// `record` on one thread, then on two (--threads 2: an opening a thread,
+/// a table each, one node budget): nodes a second each, and the ratio.
+template <class C>
+void dfs_threads(const char* what, const C& ctx, const std::string& record, uint64_t max_nodes) {
+  auto root = after(ctx, record);
+  double rate[2] = {0, 0};
+  for (int threads : {1, 2}) {
+    solver::SolveOptions o;
+    o.method = solver::SolveOptions::Method::kDfs;
+    o.max_nodes = max_nodes;
+    o.table_mb = 1024;
+    o.pv = false;
+    o.search_threads = threads;
+    auto [rep, s] = bench::timed([&] { return solver::solve_position(root, o); });
+    rate[threads - 1] = double(rep.nodes) / s;
+    bench::report(std::string(what) + ", " + std::to_string(threads) + " thr: nodes", rep.nodes,
+                  s, "nodes");
+  }
+  std::printf("%-44s %14.2f times the one-thread node rate\n",
+              (std::string(what) + ", 2 thr: speed-up").c_str(), rate[1] / rate[0]);
   std::fflush(stdout);
 }
 
@@ -451,6 +477,7 @@ int main(int argc, char** argv) {
     const MigongCtx mg3(3);
     perft_rate("migong s3", mg3, "", 4);
     dfs("migong s3 from the start, 2M nodes", mg3, "", 2'000'000);
+    dfs_threads("migong s3 solve --method dfs, 4M nodes", mg3, "", 4'000'000);
   }
   const FiodarCtx fio2(2, fiodar::Options{}), fio3(3, fiodar::Options{});
   dfs("fiodar s2 from the start, alpha-beta", fio2, "");
