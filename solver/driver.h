@@ -1688,8 +1688,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     rd.finish();
     rep.resumed = true;
   }
-  const size_t open =
-      static_cast<size_t>(std::count(done.begin(), done.end(), std::optional<int32_t>{}));
+  const size_t open = static_cast<size_t>(
+      std::count_if(done.begin(), done.end(), [](const auto& x) { return !x; }));
   const int threads = static_cast<int>(std::clamp<size_t>(open, 1, o.search_threads));
   std::mutex mu;  // with threads: guards ctl, done, the lists below and the checkpoint
   std::atomic<uint64_t> left{o.max_nodes};
@@ -1729,7 +1729,8 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       return;
     }
     const size_t finished =
-        branches.size() - static_cast<size_t>(std::count(done.begin(), done.end(), std::nullopt));
+        branches.size() - static_cast<size_t>(std::count_if(done.begin(), done.end(),
+                                                            [](const auto& x) { return !x; }));
     ctl.status("dfs on " + std::to_string(threads) + " threads: " + std::to_string(finished) +
                    " of " + std::to_string(branches.size()) + " done" +
                    (names.empty() ? "" : "; solving " + names),
@@ -1848,6 +1849,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       }
     };
     std::vector<std::thread> ws;
+    ws.reserve(threads);
     try {
       for (int t = 0; t < threads; ++t) ws.emplace_back(guarded, t);
     } catch (...) {
@@ -1925,7 +1927,10 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       // A finished position that stalls: the solve just met it (neutral
       // was read before; it called the stall a draw that goes on for ever).
       settle();
-      if (stall_seen) neutral = Value::Kind::kStall;
+      if (d.neutral_kind() == Value::Kind::kStall) {
+        stall_seen = true;  // (saved with the line below)
+        neutral = Value::Kind::kStall;
+      }
     }
     for (size_t i = 0; i < branches.size(); ++i) {
       int32_t mine = root->to_move() == Color::kBlack ? *done[i] : -*done[i];

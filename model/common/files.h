@@ -123,11 +123,11 @@ inline void check_writable(const std::string& path, std::string_view what) {
   ::unlink(probe.c_str());
 }
 
-/// Writes `text` to `path` (created, or truncated): the render, the puzzle
-/// collection and the audit's reports. Any kind of file a user may name
-/// (a regular file, /dev/stdout, a pipe being read) is written; opening
-/// never blocks (a FIFO nothing reads is an error, not a hang). Throws one
-/// InputError line "cannot write 'PATH': reason".
+/// Writes `text` to `path` (created, or truncated): the render, and
+/// through write_whole the puzzle collection and the audit's reports. Any kind of file a user may
+/// name (a regular file, /dev/stdout, a pipe being read) is written; opening never blocks (a FIFO
+/// nothing reads is an error, not a hang). Throws one InputError line "cannot write 'PATH':
+/// reason".
 inline void write_text_file(const std::string& path, std::string_view text) {
   auto fail = [&](int e) {
     return InputError("cannot write '" + clip_token(path, 200) + "': " + std::strerror(e));
