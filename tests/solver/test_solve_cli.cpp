@@ -35,6 +35,16 @@ std::string temp_path(const std::string& name) {
   return p.string();
 }
 
+/// A result whose value and openings are `want`'s, proved, without the
+/// principal variation, its note saying why (`why`).
+void check_proved_without_line(const json& got, const json& want, const std::string& why) {
+  CHECK(got["complete"] == true);
+  CHECK(got["value"] == want["value"]);
+  CHECK(got["openings"] == want["openings"]);
+  CHECK(got["pv"].empty());
+  CHECK(got["note"].get<std::string>().find(why) != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("solve --json ends with the contract's JSON object", "[solver][cli]") {
@@ -425,13 +435,7 @@ TEST_CASE("a node limit met while the principal variation is worked out: the pro
     auto r = run(a);
     INFO(r.err);
     REQUIRE(r.code == 0);
-    const json got = last_json(r.out);
-    CHECK(got["complete"] == true);
-    CHECK(got["value"] == want["value"]);
-    CHECK(got["openings"] == want["openings"]);
-    CHECK(got["pv"].empty());
-    CHECK(got["note"].get<std::string>().find("principal variation was not worked out") !=
-          std::string::npos);
+    check_proved_without_line(last_json(r.out), want, "principal variation was not worked out");
     // The rerun without a limit adds the line.
     auto b = job;
     b.insert(b.end(), {"--json", "--checkpoint", file});
@@ -1543,13 +1547,7 @@ TEST_CASE("a stop request that comes once every opening is solved loses no resul
   const json want = last_json(no_pv.out);
   auto late = run(job, {"--stop-after", std::to_string(want["nodes"].get<uint64_t>())});
   REQUIRE(late.code == 0);
-  const json got = last_json(late.out);
-  CHECK(got["complete"] == true);
-  CHECK(got["value"] == want["value"]);
-  CHECK(got["openings"] == want["openings"]);
-  CHECK(got["pv"].empty());
-  CHECK(got["note"].get<std::string>().find("not worked out before the stop request") !=
-        std::string::npos);
+  check_proved_without_line(last_json(late.out), want, "not worked out before the stop request");
 }
 
 namespace {
