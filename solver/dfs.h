@@ -102,9 +102,9 @@ class DfsSolver {
     /// means none are left (NodeLimit).
     std::function<uint64_t()> grant;
     /// Several solvers on one RunControl (threads): when set, called every
-    /// 2^16 nodes with the nodes and positions stored so far instead of
-    /// the solver's own progress line and stop poll (it throws to stop).
-    std::function<void(uint64_t nodes, uint64_t stored)> tick;
+    /// 2^16 nodes instead of the solver's own progress line and stop poll
+    /// (it throws to stop).
+    std::function<void()> tick;
   };
 
   DfsSolver(const S& proto, Config cfg, RunControl& ctl)
@@ -297,7 +297,7 @@ class DfsSolver {
     ++nodes_;
     if ((nodes_ & 0xffff) == 0) {
       if (cfg_.tick) {
-        cfg_.tick(nodes_, stored_);
+        cfg_.tick();
       } else {
         ctl_.status_detail(with_commas(nodes_) + " nodes, " + with_commas(stored_) + " stored");
         if (ctl_.stop_requested()) throw Interrupted("interrupted while searching");

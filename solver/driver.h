@@ -1714,20 +1714,17 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     for (uint64_t x : seen) n += x;
     return n;
   };
+  // The progress line (with threads: under mu).
   const auto show = [&] {
-    std::string names;
-    for (int b : busy)
-      if (b >= 0)
-        names += (names.empty() ? ""
-                  : threads > 1 ? " + "
-                                : "") +
-                 (threads > 1 ? branches[b].name
-                              : std::to_string(b + 1) + " of " + std::to_string(branches.size()) +
-                                    ": " + branches[b].name);
     if (threads == 1) {
-      if (!names.empty()) ctl.status("solving " + names);
+      if (busy[0] >= 0)
+        ctl.status("solving " + std::to_string(busy[0] + 1) + " of " +
+                   std::to_string(branches.size()) + ": " + branches[busy[0]].name);
       return;
     }
+    std::string names;
+    for (int b : busy)
+      if (b >= 0) names += (names.empty() ? "" : " + ") + branches[b].name;
     const size_t finished =
         branches.size() - static_cast<size_t>(std::count_if(done.begin(), done.end(),
                                                             [](const auto& x) { return !x; }));
@@ -1743,7 +1740,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
     cfg.max_nodes = o.max_nodes;
     if (threads > 1) {
       if (o.max_nodes > 0) cfg.grant = node_grant(left, grant_size);
-      cfg.tick = [&, t](uint64_t, uint64_t) {
+      cfg.tick = [&, t] {
         std::lock_guard<std::mutex> g(mu);
         report(t);
         if (pv_phase)
@@ -1795,21 +1792,18 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       busy[t] = static_cast<int>(i);
       show();
       if (threads > 1) g.unlock();
+      // Another error leaves work(): the caller's, or guarded's below.
       std::optional<int32_t> v;
-      std::exception_ptr failed;
       std::string why;
       try {
         v = e.solve_black(branches[i].state);
       } catch (const NodeLimit&) {
       } catch (const Interrupted& x) {
         why = x.what();
-      } catch (...) {
-        failed = std::current_exception();
       }
       if (threads > 1) g.lock();
       busy[t] = -1;
       report(t);
-      if (failed) std::rethrow_exception(failed);
       if (!why.empty()) {
         if (stopped.empty()) stopped = why;
         cut = true;
