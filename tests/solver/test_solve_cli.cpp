@@ -879,8 +879,9 @@ TEST_CASE("solve --method dense --kept-mb: the same result with or without kept 
 
 /// A job (`with(extra)` runs it with extra arguments) on one thread and on
 /// two: both finish with the same value and openings; unless `own_tables`
-/// (dfs: a table a thread, none reported on one), the same table bytes and
-/// the one-thread run in one table. Returns the two JSON results.
+/// (dfs: a table a thread, none reported on one; or table figures not
+/// compared), the same table bytes and the one-thread run in one table.
+/// Returns the two JSON results.
 template <class With>
 std::pair<json, json> one_and_two_threads(const With& with, bool own_tables = false) {
   auto one = with({"--threads", "1"});
@@ -998,13 +999,8 @@ TEST_CASE("dfs on two threads: the one-thread values and line, one node budget, 
   // The pie table (set-ups, no root position) on two threads.
   const std::vector<std::string> pie = {"solve",    "fiodar", "--size", "2",      "--pie",
                                         "--method", "dfs",    "--json", "--no-pv"};
-  auto pie_one = run(pie);
-  auto pie_two = run(pie, {"--threads", "2"});
-  REQUIRE(pie_one.code == 0);
-  REQUIRE(pie_two.code == 0);
-  const json p1 = last_json(pie_one.out), p2 = last_json(pie_two.out);
-  CHECK(p2["openings"] == p1["openings"]);
-  CHECK(p2["value"] == p1["value"]);
+  const auto [p1, p2] = one_and_two_threads(
+      [&](const std::vector<std::string>& extra) { return run(pie, extra); }, true);
   CHECK(p2["pie_setup"] == p1["pie_setup"]);
   // A thread's error (a cycle: Gadur as written) stops the other and is
   // the command's one-line error, exit 2.
@@ -1060,15 +1056,8 @@ TEST_CASE("superko on two threads: the one-thread values, value-only bounds, bud
   // The pie table on two threads: the one-thread set-up values and choice.
   const std::vector<std::string> pie = {"solve",    "fiodar",  "--size", "2",      "--pie",
                                         "--method", "superko", "--json", "--no-pv"};
-  auto pie_one = run(pie);
-  auto pie_args = pie;
-  pie_args.insert(pie_args.end(), {"--threads", "2"});
-  auto pie_two = run(pie_args);
-  REQUIRE(pie_one.code == 0);
-  REQUIRE(pie_two.code == 0);
-  const json p1 = last_json(pie_one.out), p2 = last_json(pie_two.out);
-  CHECK(p2["openings"] == p1["openings"]);
-  CHECK(p2["value"] == p1["value"]);
+  const auto [p1, p2] = one_and_two_threads(
+      [&](const std::vector<std::string>& extra) { return run(pie, extra); }, true);
   CHECK(p2["pie_setup"] == p1["pie_setup"]);
   // --replay after two threads: the value proved again on the shared table.
   auto rp = run({"solve", "fiodar", "--size", "3", "--record", "c3 b2 b3 c2 d3 d2 b1 e3 d4 c4",
