@@ -173,6 +173,12 @@ void write_collection(const std::string& dir, const std::string& title, const Ma
   std::string jsonl;
   for (const auto& p : r.puzzles) jsonl += p.dump() + "\n";
   const auto file = [&](const std::string& name) { return (fs::path(dir) / name).string(); };
+  // A picture's temporary file that a killed run left (its rename never
+  // came) goes: a rerun may make other ids and never write over it.
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 8 && name.ends_with(".svg.tmp")) fs::remove(entry.path(), ec);
+  }
   // The job first: a run stopped before puzzles.jsonl is written still has
   // its progress file and goes on. Each file is written whole (a temporary
   // file renamed over it): a rerun that writes the collection again never

@@ -127,8 +127,9 @@ inline void check_writable(const std::string& path, std::string_view what) {
 /// through write_whole the puzzle collection and the audit's reports. Any kind of file a user may
 /// name (a regular file, /dev/stdout, a pipe being read) is written; opening never blocks (a FIFO
 /// nothing reads is an error, not a hang). Throws one InputError line "cannot write 'PATH':
-/// reason".
-inline void write_text_file(const std::string& path, std::string_view text) {
+/// reason". With `sync`, the data reach the disk before it returns (fsync;
+/// a pipe or device that cannot be synced is not an error).
+inline void write_text_file(const std::string& path, std::string_view text, bool sync = false) {
   auto fail = [&](int e) {
     return InputError("cannot write '" + clip_token(path, 200) + "': " + std::strerror(e));
   };
@@ -152,6 +153,11 @@ inline void write_text_file(const std::string& path, std::string_view text) {
     }
     done += static_cast<size_t>(n);
   }
+  if (sync && ::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+    const int e = errno;
+    ::close(fd);
+    throw fail(e);
+  }
   if (::close(fd) != 0) throw fail(errno);
 }
 
@@ -159,11 +165,13 @@ inline void write_text_file(const std::string& path, std::string_view text) {
 /// there, a link or FIFO included, removed first), then renamed over
 /// `path`, so a full disk or a kill never leaves half a file that a rerun
 /// could not tell from another job's (the audit's reports, a puzzle
-/// collection). For regular files in a directory the process may write.
+/// collection). The data are synced before the rename, so a power loss
+/// leaves the old file or the new one, not an empty one (as checkpoints).
+/// For regular files in a directory the process may write.
 inline void write_whole(const std::string& path, std::string_view text) {
   const std::string tmp = path + ".tmp";
   std::remove(tmp.c_str());
-  write_text_file(tmp, text);
+  write_text_file(tmp, text, true);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = errno;
     std::remove(tmp.c_str());

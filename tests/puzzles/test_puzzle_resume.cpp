@@ -169,6 +169,9 @@ TEST_CASE("puzzle make: a stopped run resumes to the uninterrupted collection",
     { std::ofstream(outside) << "not the collection's\n"; }
     fs::remove(out + "/index.html");
     fs::create_symlink(fs::absolute(outside), out + "/index.html");
+    // A picture's temporary file left by a run killed before its rename
+    // (an id this run does not make) is removed.
+    { std::ofstream(out + "/stale-id.svg.tmp") << "<svg"; }
     auto again = run(args);
     REQUIRE(again.code == 0);
     CHECK(resumed_games(again.err) == -1);
@@ -176,6 +179,7 @@ TEST_CASE("puzzle make: a stopped run resumes to the uninterrupted collection",
     CHECK_FALSE(fs::is_symlink(out + "/index.html"));
     CHECK(loom::testing::slurp_file(outside) == "not the collection's\n");
     CHECK_FALSE(fs::exists(out + "/index.html.tmp"));
+    CHECK_FALSE(fs::exists(out + "/stale-id.svg.tmp"));
     // Another job into the finished collection's directory is refused and
     // changes nothing: it replaced puzzles.jsonl and index.html and left
     // the old SVGs beside the new ones.
@@ -453,12 +457,16 @@ std::string run_with_kills(const std::vector<std::string>& args, const std::stri
   return c.out();
 }
 
-/// Wall seconds and standard output of one uninterrupted run.
+/// Wall seconds and standard output of one uninterrupted run, which must
+/// exit with `code`.
 std::pair<double, std::string> timed_run(const std::vector<std::string>& args,
-                                         const std::string& stem) {
+                                         const std::string& stem, int code = 0) {
   loom::testing::ChildProcess c(LOOM_BIN, args, stem);
   const auto t0 = std::chrono::steady_clock::now();
-  REQUIRE(c.wait() == 0);
+  const int status = c.wait();
+  INFO(c.err());
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == code);
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), c.out()};
 }
 
@@ -494,10 +502,11 @@ TEST_CASE("puzzle make nardy: SIGKILL at random moments, rerun, the uninterrupte
   const auto job = nardy_job(dir + "/db");
   const auto [full, plain_out] =
       timed_run(with(job, {"--out", dir + "/plain"}), dir + "/plain-run");
-  // The start-up alone (the tables): one game, in another directory.
+  // The start-up alone (the tables): one game, in another directory; it
+  // finds no puzzle (exit 1, "no puzzle found").
   const double startup =
       timed_run(with(replace(job, "--max-games", "1"), {"--out", dir + "/startup"}),
-                dir + "/startup-run")
+                dir + "/startup-run", 1)
           .first;
   const std::string want = collection(dir + "/plain");
   const std::string out = dir + "/k";
