@@ -332,11 +332,6 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
 void CheckpointReader::check_job(const std::string& path, std::string_view kind,
                                  std::string_view signature, std::string_view noun) {
   if (!exists(path)) return;
-  try {
-    CheckpointReader header(path, kind, signature, noun, false);
-    return;
-  } catch (const InputError&) {
-  }
   CheckpointReader whole(path, kind, signature, noun);  // damage, or another job: says which
 }
 

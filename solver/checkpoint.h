@@ -133,11 +133,11 @@ class CheckpointReader {
 
   static bool exists(const std::string& path);
   /// Refuses (the constructor's InputError) a file at `path` that is not
-  /// this job's checkpoint of this kind, reading only its header when it
-  /// is (the whole file is read, and its checksum checked, only to name
-  /// what is wrong): run before the tables a resumed run fills are made,
-  /// so that another job's file is refused at once, not after gigabytes
-  /// were allocated and cleared. No file there: nothing to check.
+  /// a sound checkpoint of this kind and job: run before the tables a
+  /// resumed run fills are made, so that another job's or a damaged file
+  /// is refused at once, not after gigabytes were allocated and cleared.
+  /// The file is read whole (its checksum), so a resumed run reads it
+  /// twice. No file there: nothing to check.
   static void check_job(const std::string& path, std::string_view kind, std::string_view signature,
                         std::string_view noun = "checkpoint");
 
