@@ -332,18 +332,19 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
 void CheckpointReader::check_job(const std::string& path, std::string_view kind,
                                  std::string_view signature, std::string_view noun) {
   if (!exists(path)) return;
-  CheckpointReader whole(path, kind, signature, noun);  // damage, or another job: says which
+  const CheckpointReader checked(path, kind, signature,
+                                 noun);  // damage, or another job: says which
 }
 
 CheckpointReader::CheckpointReader(std::string path, std::string_view kind,
-                                   std::string_view signature, std::string_view noun, bool whole)
+                                   std::string_view signature, std::string_view noun)
     : path_(std::move(path)), noun_(noun) {
   file_ = std::make_unique<RegularFile>(path_, noun_);
   f_ = file_->get();
   uint64_t size = file_->size();
   if (size < sizeof kMagic + 8 + 8) corrupt("the file is too short");
   // Pass 1: checksum over everything but the trailing 8 bytes.
-  if (whole) check_sum(size);
+  check_sum(size);
   // Pass 2: header, then the payload is read by the solver.
   std::rewind(f_);
   remaining_ = size - 8;

@@ -125,8 +125,7 @@ class CheckpointReader {
   /// messages ("checkpoint"; "table" for a file that is read, never
   /// rewritten, so its messages do not advise deleting it).
   CheckpointReader(std::string path, std::string_view kind, std::string_view signature,
-                   std::string_view noun = "checkpoint")
-      : CheckpointReader(std::move(path), kind, signature, noun, true) {}
+                   std::string_view noun = "checkpoint");
   ~CheckpointReader();
   CheckpointReader(const CheckpointReader&) = delete;
   CheckpointReader& operator=(const CheckpointReader&) = delete;
@@ -181,9 +180,6 @@ class CheckpointReader {
   [[noreturn]] void mismatch(const std::string& why) const;
 
  private:
-  /// `whole`: the checksum over the file first; else the header only.
-  CheckpointReader(std::string path, std::string_view kind, std::string_view signature,
-                   std::string_view noun, bool whole);
   void check_sum(uint64_t size);
   void header(std::string_view kind, std::string_view signature);
   template <class T>

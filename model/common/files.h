@@ -124,9 +124,10 @@ inline void check_writable(const std::string& path, std::string_view what) {
 }
 
 /// Writes `text` to `path` (created, or truncated): the render, and
-/// through write_whole the puzzle collection and the audit's reports. Any kind of file a user may
-/// name (a regular file, /dev/stdout, a pipe being read) is written; opening never blocks (a FIFO
-/// nothing reads is an error, not a hang). Throws one InputError line "cannot write 'PATH':
+/// through write_whole the puzzle collection and the audit's reports. Any
+/// kind of file a user may name (a regular file, /dev/stdout, a pipe being
+/// read) is written; opening never blocks (a FIFO nothing reads is an
+/// error, not a hang). Throws one InputError line "cannot write 'PATH':
 /// reason". With `sync`, the data reach the disk before it returns (fsync;
 /// a pipe or device that cannot be synced is not an error).
 inline void write_text_file(const std::string& path, std::string_view text, bool sync = false) {

@@ -592,17 +592,13 @@ TEST_CASE("another job's checkpoint is refused before the search table is made",
   const std::vector<std::string> job = {
       "solve",    "gadur",   "--size",       "3", "--rule",      "capture=merge-only",
       "--method", "compact", "--checkpoint", own, "--max-nodes", "100000"};
-  const auto with_args = [&](std::vector<std::string> more) {
-    more.insert(more.begin(), job.begin(), job.end());
-    return more;
-  };
-  auto first = run(with_args({"--table-mb", "16"}));
+  auto first = run(job, {"--table-mb", "16"});
   REQUIRE(first.code == 0);
   std::string payload = testing::slurp_file(own);
   payload[payload.size() / 2] ^= 1;
   { std::ofstream(own, std::ios::binary) << payload; }
   for (const std::string threads : {"1", "2"}) {
-    auto d = run(with_args({"--table-mb", "65536", "--threads", threads}));
+    auto d = run(job, {"--table-mb", "65536", "--threads", threads});
     INFO(threads << " thread(s): " << d.err);
     CHECK(d.code == 2);
     CHECK(d.err.find("is corrupt: checksum mismatch") != std::string::npos);
