@@ -8,6 +8,7 @@
 #include "app/audit/audit.h"
 #include "app/command.h"
 #include "app/int_option.h"
+#include "app/threads.h"
 #include "model/common/bitboard.h"
 #include "model/common/errors.h"
 
@@ -45,16 +46,21 @@ std::vector<CommandSpec> audit_commands() {
          add_int_option(cmd, "--seed", a->seed, "playout seed (default 1)", uint64_t{0},
                         std::numeric_limits<uint64_t>::max());
          add_int_option(cmd, "--max-positions", a->max_positions,
-                        "exhaustive checks stop beyond this many positions (default 20,000,000)",
+                        "exhaustive checks stop beyond this many positions (default 20,000,000; a "
+                        "solve the dense index fits goes on by it, in the board's fixed memory)",
                         uint64_t{1}, std::numeric_limits<uint64_t>::max());
          add_int_option(cmd, "--max-nodes", a->max_nodes,
                         "the solver stops beyond this many nodes (default 20,000,000)", uint64_t{1},
                         std::numeric_limits<uint64_t>::max());
+         add_int_option(cmd, "--threads", a->threads,
+                        "worker threads of the retrograde and dense solves (default: cores, <= 8)",
+                        1, 256);
          cmd->add_flag(
              "--no-queries", [a](int64_t) { a->queries = false; }, "skip the Z3 rule questions");
          return Action([=](std::ostream& out, std::ostream& err) {
            if (cmd->count("--size")) a->size = *size;
            if (cmd->count("--play-size")) a->play_size = *play_size;
+           if (!cmd->count("--threads")) a->threads = default_threads();
            a->tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
            audit::run_audit(*a, out);
          });

@@ -13,6 +13,7 @@
 #include "app/ranks.h"
 #include "app/solve_nardy.h"
 #include "app/solve_output.h"
+#include "app/threads.h"
 #include "app/typed_game.h"
 #include "model/common/errors.h"
 #include "model/common/files.h"
@@ -36,11 +37,6 @@ struct SolveArgs {
   int threads = 0;  ///< 0: one per core, at most 8
   std::string db;   ///< nardy: bear-off database directory
 };
-
-int default_threads() {
-  unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(std::min(n, 8u));
-}
 
 /// What else decides the job's values beyond game, size, rules, set-up and
 /// record: data given by file, by content (Migong's edge colouring, by its

@@ -100,6 +100,12 @@ struct SolveOptions {
   /// limit, checkpoint or deadline: the hash retrograde while the job holds
   /// at most this many positions, then the dense method (0: never).
   uint64_t auto_dense_above = 200'000;
+  /// loom audit: max_positions, the deadline and an outer stop bound the
+  /// hash retrograde only. An auto run whose job outgrows max_positions or
+  /// auto_dense_above (the smaller) goes on by the dense method where it
+  /// fits: its memory is the board's index, not the job's, and the deadline
+  /// and the outer stop still end it.
+  bool dense_past_limit = false;
 };
 
 struct OpeningResult {
@@ -2025,17 +2031,25 @@ SolveOptions::Method resolved_method(const S& root, const SolveOptions& o) {
 }
 
 namespace detail {
+/// o without its position limit: the dense method's job (auto_goes_dense).
+inline SolveOptions without_position_limit(SolveOptions o) {
+  o.max_positions = 0;
+  return o;
+}
+
 /// May an auto run that resolved to the hash retrograde go on by the dense
 /// method once it holds more than o.auto_dense_above positions? Where the
 /// dense index fits (Gadur and Enfargar up to side 3) and the run asks for
-/// nothing only the hash retrograde gives: a position limit, a checkpoint,
-/// a deadline or an outer stop (a run stopped early with a partial report).
+/// nothing only the hash retrograde gives: a checkpoint, or (unless
+/// o.dense_past_limit) a position limit, a deadline or an outer stop (a run
+/// stopped early with a partial report).
 template <Game S>
 bool auto_goes_dense(const S& root, const SolveOptions& o) {
   if constexpr (DenseGame<S>) {
+    const bool bounded = o.max_positions != 0 || o.deadline_seconds > 0 || o.outer_stop;
     return o.method == SolveOptions::Method::kAuto && o.auto_dense_above > 0 &&
-           o.max_positions == 0 && o.checkpoint.empty() && o.deadline_seconds <= 0 &&
-           !o.outer_stop && !root.is_terminal() && dense_unsupported(root, o).empty();
+           o.checkpoint.empty() && (!bounded || o.dense_past_limit) && !root.is_terminal() &&
+           dense_unsupported(root, without_position_limit(o)).empty();
   } else {
     (void)root;
     (void)o;
@@ -2076,12 +2090,13 @@ SolveReport solve_position(const S& root, const SolveOptions& o) {
     // A small job by the hash retrograde (no 317 MB index on side 3); a
     // large one, which that stops at the limit, by the dense method.
     SolveOptions probe = o;
-    probe.max_positions = o.auto_dense_above;
+    probe.max_positions =
+        o.max_positions == 0 ? o.auto_dense_above : std::min(o.max_positions, o.auto_dense_above);
     rep = detail::solve_retrograde(root, probe, ctl);
     if (!rep.complete) {
-      rep = detail::solve_dense(root, o, ctl);
+      rep = detail::solve_dense(root, detail::without_position_limit(o), ctl);
       rep.note = "auto: the dense method, the job being larger than " +
-                 with_commas(o.auto_dense_above) + " positions";
+                 with_commas(probe.max_positions) + " positions";
     }
   } else {
     rep = m == SolveOptions::Method::kDfs       ? detail::solve_dfs(root, o, ctl)

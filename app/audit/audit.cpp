@@ -225,7 +225,11 @@ json value_part(const AnyGame& g, const std::string& game, bool pie_on, const Au
   o.max_positions = a.max_positions;
   o.deadline_seconds = seconds;
   o.outer_stop = true;  // Ctrl-C stops the part; the audit reports
-  o.threads = 1;
+  o.threads = a.threads;
+  // Where the dense index fits (Gadur and Enfargar up to side 3), a job past
+  // the position limit is valued by the dense method: its memory is the
+  // board's index, and it is many times faster than the hash retrograde.
+  o.dense_past_limit = true;
   noted(j, [&] {
     solver::SolveReport r = g.solve(o);
     j["method"] = r.method;

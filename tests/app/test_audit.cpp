@@ -226,6 +226,39 @@ TEST_CASE("audit enfargar and migong side 2 equal verify and solve", "[audit]") 
   check_against_commands("migong", last_json(m.out), "decisive");
 }
 
+TEST_CASE("audit values a job past its position limit by the dense method", "[audit]") {
+  // --max-positions bounds the exhaustive checks and the hash retrograde;
+  // where the dense index fits, the solve goes on by it (side 3 under the
+  // default limit: Gadur as written has 37.9 million positions). Side 2
+  // with a limit of 20 stands for it.
+  const std::string game = GENERATE(as<std::string>{}, "gadur", "enfargar");
+  INFO(game);
+  auto r =
+      run({"audit", game, "--size", "2", "--max-positions", "20", "--threads", "2", "--out",
+           temp_dir(game + "-past"), "--json", "--games", "2", "--play-size", "2", "--no-queries"});
+  REQUIRE(r.code == 0);
+  const auto rs = last_json(r.out)["rule_sets"][0];
+  CHECK(rs["drawless"]["holds"].is_null());  // the checks stop at the limit
+  const auto& sol = rs["solution"];
+  CHECK(sol["method"] == "dense");
+  CHECK(sol["complete"] == true);
+  CHECK(sol["note"].get<std::string>().find("larger than 20 positions") != std::string::npos);
+  auto s = run({"solve", game, "--size", "2", "--json"});
+  REQUIRE(s.code == 0);
+  const auto v = last_json(s.out);
+  CHECK(v["method"] == "retrograde");  // a small job: under solve's own threshold
+  CHECK(sol["value"] == v["value"]);
+  CHECK(sol["pv"] == v["pv"]);
+  REQUIRE(sol["openings"].size() == v["openings"].size());
+  for (size_t i = 0; i < v["openings"].size(); ++i) {
+    CHECK(sol["openings"][i]["move"] == v["openings"][i]["move"]);
+    CHECK(sol["openings"][i]["value"] == v["openings"][i]["value"]);
+  }
+  // --threads is a strict integer option.
+  auto bad = run({"audit", game, "--size", "2", "--threads", "0", "--out", temp_dir("bad")});
+  CHECK(bad.code == 2);
+}
+
 TEST_CASE("audit gadur and enfargar side 3 equal verify and solve (slow: minutes)",
           "[audit][.slow]") {
   // Side 3 needs budgets beyond the defaults (Gadur as written has about 34

@@ -429,10 +429,19 @@ TEST_CASE("the dense method through solve_position: gadur side 2, openings", "[s
   same_answers(large, r);
   for (int limit = 0; limit < 3; ++limit) {
     solver::SolveOptions l = o;
-    if (limit == 0) l.max_positions = 1000;
+    if (limit == 0) l.max_positions = 30;  // below the job's 61 positions
     if (limit == 1) l.deadline_seconds = 1000;
     if (limit == 2) l.outer_stop = true;
     CHECK(solver::solve_position(b.start(), l).method == "retrograde");
+    // loom audit: those bound the hash retrograde only; the job goes on by
+    // the dense method past the smaller of the two limits.
+    l.dense_past_limit = true;
+    if (limit == 0) l.auto_dense_above = 200'000;
+    const auto past = solver::solve_position(b.start(), l);
+    CHECK(past.method == "dense");
+    CHECK(past.note.find(limit == 0 ? "larger than 30 positions" : "larger than 20 positions") !=
+          std::string::npos);
+    same_answers(past, r);
   }
   testing::EnfargarBoard<1> e(2, {});
   CHECK(solver::solve_position(e.start(), o).method == "dense");
