@@ -26,6 +26,10 @@ std::vector<CommandSpec> verify_commands() {
                         "--property: stop after this many positions and say the property "
                         "is not decided (default: no limit)",
                         uint64_t{1}, std::numeric_limits<uint64_t>::max());
+         add_int_option(cmd, "--threads", a->threads,
+                        "--property drawless: worker threads expanding positions (default: "
+                        "cores, <= 8; the same result on any number)",
+                        1, 256);
          cmd->add_option("--query", a->query, "a named question for the Z3 specification");
          cmd->add_flag("--list-queries", a->list_queries, "list the available queries");
          cmd->add_flag("--json", a->json, "end with one JSON line");
@@ -40,7 +44,8 @@ std::vector<CommandSpec> verify_commands() {
              throw InputError("verify needs exactly one of --property, --query, --list-queries");
            if (a->list_queries) {
              // The list depends on the game only.
-             for (const char* o : {"--size", "--rule", "--json", "--seconds", "--max-positions"})
+             for (const char* o :
+                  {"--size", "--rule", "--json", "--seconds", "--max-positions", "--threads"})
                if (cmd->count(o))
                  throw InputError(std::string(o) + " is not used by --list-queries");
              return list_queries(*a, out);
@@ -50,10 +55,15 @@ std::vector<CommandSpec> verify_commands() {
              // A bound that would bound nothing is refused, as in solve.
              if (cmd->count("--seconds"))
                throw InputError("--seconds is not used by --property (it bounds --query)");
+             if (cmd->count("--threads") && a->property == "termination")
+               throw InputError(
+                   "--threads is not used by --property termination (a depth-first search on "
+                   "one thread; drawless expands positions on several)");
              return run_property_check(*a, out, err);
            }
-           if (cmd->count("--max-positions"))
-             throw InputError("--max-positions is not used by --query (it bounds --property)");
+           for (const char* o : {"--max-positions", "--threads"})
+             if (cmd->count(o))
+               throw InputError(std::string(o) + " is not used by --query (it is --property's)");
            run_query(*a, out, err);
          });
        }}};

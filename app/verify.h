@@ -21,6 +21,7 @@ struct VerifyArgs {
   bool json = false;
   double seconds = 0;          ///< --seconds: the query's time limit (0: none)
   uint64_t max_positions = 0;  ///< --property: stop after this many positions (0: none)
+  int threads = 0;             ///< --property drawless: worker threads (0: cores, <= 8)
 };
 
 /// Runs an exhaustive property check; throws InputError for an unknown property.

@@ -6,6 +6,7 @@
 
 #include "app/registry.h"
 #include "app/solve_output.h"
+#include "app/threads.h"
 #include "app/verify.h"
 #include "model/common/errors.h"
 
@@ -21,6 +22,7 @@ void run_property_check(const VerifyArgs& args, std::ostream& out, std::ostream&
   auto g = make_game(args.game, args.size, args.rules);
   solver::PropertyOptions o;
   o.max_positions = args.max_positions;
+  o.threads = args.threads > 0 ? args.threads : default_threads();
   o.tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
   solver::PropertyResult r = g->check_property(property, o);
   JobInfo job = job_info(args.game, args.size, args.rules, "", "", Color::kBlack);

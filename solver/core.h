@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/common/game.h"
+#include "solver/huge_pages.h"
 
 namespace loom::solver {
 
@@ -299,6 +300,11 @@ class PositionTable {
       }
     }
   }
+  /// Starts loading the slot where a key with hash h would be looked up
+  /// (a hint: insert or find it a few keys later).
+  void prefetch(uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[home(static_cast<uint32_t>(mix(h) >> 32))]);
+  }
   /// Inserts the key if new. Returns (index, inserted).
   std::pair<uint32_t, bool> insert(const Key& k, uint64_t h) {
     if ((keys_.size() + 1) * 10 > slots_.size() * 8) grow();
@@ -342,7 +348,7 @@ class PositionTable {
     // Capacity stays below 2^32 so that home() cannot overflow.
     uint64_t cap = std::min<uint64_t>(0xffffffffu,
                                       std::max<uint64_t>(1024, slots_.size() + slots_.size() / 2));
-    std::vector<uint64_t> old;
+    HugeVector<uint64_t> old;
     old.swap(slots_);
     slots_.assign(cap, 0);
     for (uint64_t v : old) {
@@ -354,7 +360,7 @@ class PositionTable {
   }
 
   ChunkedVector<Key> keys_;
-  std::vector<uint64_t> slots_;
+  HugeVector<uint64_t> slots_;  ///< on huge pages: every probe is a cache miss
 };
 
 }  // namespace loom::solver

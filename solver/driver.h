@@ -174,6 +174,8 @@ struct PropertyOptions {
   double deadline_seconds = 0;
   /// Stop, too, on a Ctrl-C that an outer job caught (loom audit's parts).
   bool outer_stop = false;
+  /// drawless: threads expanding positions (the result is the same on any).
+  int threads = 1;
 };
 
 /// The first moves of `root` grouped by the symmetries that fix `root`.
@@ -2190,7 +2192,7 @@ PropertyResult check_property(const S& root, const std::string& property,
   if (property == "termination")
     r = check_termination(root, o.symmetry, o.max_positions, ctl);
   else if (property == "drawless")
-    r = check_drawless(root, o.symmetry, o.max_positions, ctl);
+    r = check_drawless(root, o.symmetry, o.max_positions, ctl, o.threads);
   else
     throw InputError("unknown property '" + property + "' (known: termination, drawless)");
   ctl.clear_status();

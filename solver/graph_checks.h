@@ -11,9 +11,12 @@
 //   Breadth-first, so the witness record is a shortest one.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "model/common/game.h"
@@ -88,31 +91,53 @@ std::vector<std::string> names(S s, const std::vector<typename S::Move>& ms) {
 }  // namespace detail
 
 /// Does every line of play from `root` end? Explores up to max_positions
-/// positions (0: no limit but the table's).
+/// positions (0: no limit but the table's). A position's children are keyed
+/// when it is entered, their table slots loaded ahead; the frames of the
+/// line are reused (no allocation a node once the line is as deep as it
+/// gets).
 template <Game S>
 PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_positions,
                                  RunControl& ctl) {
   using Traits = KeyTraits<S>;
+  using Key = typename Traits::Key;
   using Move = typename S::Move;
   PropertyResult r;
   r.property = "termination";
   Canonicalizer<S> canon(symmetry);
-  PositionTable<typename Traits::Key> table;
+  PositionTable<Key> table;
   ChunkedVector<uint8_t> colour;  // 1 grey (on the stack), 2 black (finished)
   struct Frame {
     S state;
     std::vector<Move> moves;
+    std::vector<Key> keys;  // the children's canonical keys and hashes
+    std::vector<uint64_t> hashes;
     size_t next = 0;
     uint32_t idx = 0;
   };
-  std::vector<Frame> stack;
-  uint64_t limit =
-      max_positions ? max_positions : PositionTable<typename Traits::Key>::kMaxPositions;
+  std::vector<Frame> stack;  // frames [0, top) are the line
+  size_t top = 0;
+  uint64_t limit = max_positions ? max_positions : PositionTable<Key>::kMaxPositions;
+  typename S::Undo u;
 
   auto push = [&](const S& s, uint32_t idx) {
-    stack.push_back(Frame{s, {}, 0, idx});
-    stack.back().state.legal_moves(stack.back().moves);
-    r.depth = std::max(r.depth, static_cast<int>(stack.size()) - 1);
+    if (top == stack.size()) stack.push_back(Frame{s, {}, {}, {}, 0, idx});
+    Frame& f = stack[top++];
+    f.state = s;
+    f.next = 0;
+    f.idx = idx;
+    f.state.legal_moves(f.moves);
+    f.keys.clear();
+    f.hashes.clear();
+    S x = s;
+    for (const Move& m : f.moves) {
+      x.apply(m, u);
+      const S c = canon.canonical(x);
+      x.undo(m, u);
+      f.keys.push_back(Traits::key(c));
+      f.hashes.push_back(c.hash());
+      table.prefetch(f.hashes.back());
+    }
+    r.depth = std::max(r.depth, static_cast<int>(top) - 1);
   };
   {
     S c = canon.canonical(root);
@@ -120,44 +145,45 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
     colour.push_back(1);
     push(root, 0);
   }
-  typename S::Undo u;
   uint64_t steps = 0;
-  while (!stack.empty()) {
-    Frame& f = stack.back();
+  while (top > 0) {
+    Frame& f = stack[top - 1];
     if (f.next == f.moves.size()) {
       colour[f.idx] = 2;
-      stack.pop_back();
+      --top;
       continue;
     }
-    const Move m = f.moves[f.next++];
-    S child = f.state;
-    child.apply(m, u);
+    const size_t k = f.next++;
+    const Move m = f.moves[k];
     ++r.moves;
-    S c = canon.canonical(child);
-    auto [idx, fresh] = table.insert(Traits::key(c), c.hash());
+    auto [idx, fresh] = table.insert(f.keys[k], f.hashes[k]);
     if (fresh) {
       colour.push_back(1);
-      push(child, idx);
+      S child = f.state;
+      child.apply(m, u);
+      push(child, idx);  // (f may move: not used below)
     } else if (colour[idx] == 1) {
+      S child = f.state;
+      child.apply(m, u);
       // A cycle: from the frame holding idx, along the stack, then m.
       size_t d = 0;
       while (stack[d].idx != idx) ++d;
       const S start = stack[d].state;
       std::vector<Move> seg;
-      for (size_t i = d; i < stack.size(); ++i) seg.push_back(stack[i].moves[stack[i].next - 1]);
+      for (size_t i = d; i < top; ++i) seg.push_back(stack[i].moves[stack[i].next - 1]);
       std::vector<Move> prefix;
       for (size_t i = 0; i < d; ++i) prefix.push_back(stack[i].moves[stack[i].next - 1]);
       // child is an image of start; repeat the segment mapped until start recurs.
       std::vector<Move> cyc = seg;
       S x = child;
       if constexpr (SymmetricGame<S>) {
-        int k = -1;
-        for (int t = 0; t < 12 && k < 0; ++t)
-          if (start.transformed(t) == child) k = t;
-        if (k < 0) throw std::logic_error("termination: cycle closes on no symmetric image");
+        int t = -1;
+        for (int j = 0; j < 12 && t < 0; ++j)
+          if (start.transformed(j) == child) t = j;
+        if (t < 0) throw std::logic_error("termination: cycle closes on no symmetric image");
         for (int rounds = 0; !(x == start); ++rounds) {
           if (rounds > 12) throw std::logic_error("termination: cycle does not close");
-          for (auto& mv : seg) mv = x.map_move(k, mv);  // images under T^(rounds+1)
+          for (auto& mv : seg) mv = x.map_move(t, mv);  // images under T^(rounds+1)
           for (const auto& mv : seg) {
             cyc.push_back(mv);
             x.apply(mv, u);
@@ -172,7 +198,7 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
     if (++steps % 4096 == 0) {
       ctl.work(4096);
       ctl.status("termination: " + with_commas(table.size()) + " positions, line of " +
-                 std::to_string(stack.size()) + " plies");
+                 std::to_string(top) + " plies");
       // The only stop is a deadline (loom audit's budget; nothing is
       // saved): report how far it got, as at the position limit.
       if (ctl.stop_requested()) {
@@ -189,10 +215,15 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
 }
 
 /// Does every reachable end have a winner? Breadth-first; the witness is a
-/// shortest record reaching an end without one.
+/// shortest record reaching an end without one. Positions are expanded in
+/// batches, on `threads` threads (their moves and their children's
+/// canonical keys), and then taken in order, their children inserted with
+/// their table slots loaded ahead: the table, the counts, the note and the
+/// witness are those of a breadth-first search one position at a time, on
+/// any number of threads.
 template <Game S>
-PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positions,
-                              RunControl& ctl) {
+PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positions, RunControl& ctl,
+                              int threads = 1) {
   using Traits = KeyTraits<S>;
   using Key = typename Traits::Key;
   using Move = typename S::Move;
@@ -209,50 +240,111 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
     parent.push_back(0);
     depth.push_back(0);
   }
-  std::vector<Move> ms;
-  typename S::Undo u;
-  for (uint64_t i = 0; i < table.size(); ++i) {
-    S s = Traits::state(root, table.key(i));
-    r.depth = depth[i];
-    s.legal_moves(ms);
-    if (ms.empty()) {
-      Outcome o = s.outcome();
-      if (o.kind != Outcome::Kind::kBlackWins && o.kind != Outcome::Kind::kWhiteWins) {
-        std::vector<Key> chain;
-        for (uint64_t j = i; j != 0; j = parent[j]) chain.push_back(table.key(j));
-        std::reverse(chain.begin(), chain.end());
-        r.record = detail::names(root, detail::lift_path(root, canon, chain));
-        r.outcome = outcome_name(o.kind);
-        return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
+  // One thread's share of a batch: each position's child count, or for an
+  // end its outcome (kNoDraw: a winner), and the children's keys in order.
+  static constexpr int8_t kNoDraw = -1, kNotEnd = -2;
+  struct Part {
+    uint64_t begin = 0, end = 0;
+    std::vector<uint32_t> degree;
+    std::vector<int8_t> end_kind;
+    std::vector<Key> keys;
+    std::vector<uint64_t> hashes;
+    std::exception_ptr error;
+  };
+  const int t = std::max(1, threads);
+  std::vector<OwnLines<Part>> parts(static_cast<size_t>(t));
+  const auto expand = [&](Part& p) {
+    try {
+      std::vector<Move> ms;
+      typename S::Undo u;
+      p.degree.clear();
+      p.end_kind.clear();
+      p.keys.clear();
+      p.hashes.clear();
+      for (uint64_t i = p.begin; i < p.end; ++i) {
+        S s = Traits::state(root, table.key(i));
+        s.legal_moves(ms);
+        p.degree.push_back(static_cast<uint32_t>(ms.size()));
+        if (ms.empty()) {
+          const Outcome o = s.outcome();
+          p.end_kind.push_back(o.kind == Outcome::Kind::kBlackWins ||
+                                       o.kind == Outcome::Kind::kWhiteWins
+                                   ? kNoDraw
+                                   : static_cast<int8_t>(o.kind));
+          continue;
+        }
+        p.end_kind.push_back(kNotEnd);
+        for (const Move& m : ms) {
+          s.apply(m, u);
+          S c = canon.canonical(s);
+          s.undo(m, u);
+          p.keys.push_back(Traits::key(c));
+          p.hashes.push_back(c.hash());
+        }
       }
-      continue;
+    } catch (...) {
+      p.error = std::current_exception();
     }
-    for (const Move& m : ms) {
-      s.apply(m, u);
-      S c = canon.canonical(s);
-      s.undo(m, u);
-      ++r.moves;
-      if (table.insert(Traits::key(c), c.hash()).second) {
-        parent.push_back(static_cast<uint32_t>(i));
-        depth.push_back(static_cast<uint16_t>(std::min<int>(depth[i] + 1, 0xffff)));
+  };
+  constexpr size_t kAhead = 8;  // children whose slot is loaded ahead
+  for (uint64_t i = 0; i < table.size();) {
+    // The batch: positions already in the table (their keys do not move
+    // while the workers read them; the table grows only below, after).
+    const uint64_t n = std::min<uint64_t>(
+        table.size() - i,
+        std::clamp<uint64_t>((table.size() - i) / 4, 256, 1 << 15) * static_cast<uint64_t>(t));
+    for (int k = 0; k < t; ++k) {
+      parts[k].begin = i + n * k / t;
+      parts[k].end = i + n * (k + 1) / t;
+    }
+    if (t == 1) {
+      expand(parts[0]);
+    } else {
+      std::vector<std::thread> workers;
+      for (int k = 1; k < t; ++k) workers.emplace_back([&, k] { expand(parts[k]); });
+      expand(parts[0]);
+      for (auto& w : workers) w.join();
+    }
+    for (auto& p : parts)
+      if (p.error) std::rethrow_exception(p.error);
+    for (const Part& p : parts) {
+      size_t c = 0;
+      for (uint64_t j = 0; j < p.end - p.begin; ++j, ++i) {
+        r.depth = depth[i];
+        if (p.end_kind[j] >= 0) {
+          std::vector<Key> chain;
+          for (uint64_t x = i; x != 0; x = parent[x]) chain.push_back(table.key(x));
+          std::reverse(chain.begin(), chain.end());
+          r.record = detail::names(root, detail::lift_path(root, canon, chain));
+          r.outcome = outcome_name(static_cast<Outcome::Kind>(p.end_kind[j]));
+          return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
+        }
+        for (uint32_t d = 0; d < p.degree[j]; ++d, ++c) {
+          if (c + kAhead < p.hashes.size()) table.prefetch(p.hashes[c + kAhead]);
+          ++r.moves;
+          if (table.insert(p.keys[c], p.hashes[c]).second) {
+            parent.push_back(static_cast<uint32_t>(i));
+            depth.push_back(static_cast<uint16_t>(std::min<int>(depth[i] + 1, 0xffff)));
+          }
+        }
+        if ((i & 4095) == 4095) {
+          ctl.work(4096);
+          ctl.status("drawless: " + with_commas(i) + " of " + with_commas(table.size()) +
+                     " positions, depth " + std::to_string(depth[i]));
+          if (ctl.stop_requested()) {
+            r.note = "stopped by the time budget after exploring every line of " +
+                     std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies (" +
+                     with_commas(table.size()) + " positions)";
+            return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+          }
+        }
+        if (table.size() > limit) {
+          r.note = "stopped at the position limit (" + with_commas(limit) +
+                   ") after exploring every line of " +
+                   std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies";
+          return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+        }
       }
-    }
-    if ((i & 4095) == 4095) {
-      ctl.work(4096);
-      ctl.status("drawless: " + with_commas(i) + " of " + with_commas(table.size()) +
-                 " positions, depth " + std::to_string(depth[i]));
-      if (ctl.stop_requested()) {
-        r.note = "stopped by the time budget after exploring every line of " +
-                 std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies (" +
-                 with_commas(table.size()) + " positions)";
-        return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
-      }
-    }
-    if (table.size() > limit) {
-      r.note = "stopped at the position limit (" + with_commas(limit) +
-               ") after exploring every line of " +
-               std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies";
-      return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
     }
   }
   return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl);

@@ -353,6 +353,9 @@ class Retrograde {
       if (p.error) std::rethrow_exception(p.error);
   }
 
+  /// Successors whose table slot is loaded ahead of their insertion.
+  static constexpr size_t kPrefetchAhead = 8;
+
   /// Inserts a batch's successors in order and appends its adjacency.
   void absorb(const Batch& b) {
     size_t k = 0;
@@ -362,8 +365,10 @@ class Retrograde {
       code_.push_back(b.code[local]);
       if (b.degree[local] == 0) ++terminals_;
       succ.clear();
-      for (uint32_t d = 0; d < b.degree[local]; ++d, ++k)
+      for (uint32_t d = 0; d < b.degree[local]; ++d, ++k) {
+        if (k + kPrefetchAhead < b.hashes.size()) table_.prefetch(b.hashes[k + kPrefetchAhead]);
         succ.push_back(table_.insert(b.keys[k], b.hashes[k]).first);
+      }
       // Several moves may reach one position (up to symmetry): keep one edge.
       std::sort(succ.begin(), succ.end());
       succ.erase(std::unique(succ.begin(), succ.end()), succ.end());

@@ -185,6 +185,7 @@ json property_part(const AnyGame& g, const std::string& property, const AuditArg
   o.max_positions = a.max_positions;
   o.deadline_seconds = seconds;
   o.outer_stop = true;  // Ctrl-C stops the part; the audit reports
+  o.threads = a.threads;
   noted(j, [&] {
     solver::PropertyResult r = g.check_property(property, o);
     using St = solver::PropertyResult::Status;

@@ -3,6 +3,7 @@
 
 #include "solver/driver.h"
 #include "solver/graph_checks.h"
+#include "tests/enfargar/enfargar_fixture.h"
 #include "tests/gadur/gadur_fixture.h"
 #include "tests/solver/toy_superko.h"
 
@@ -13,9 +14,10 @@ using St = solver::PropertyResult::Status;
 
 namespace {
 
-GState replay(GState s, const std::vector<std::string>& tokens) {
-  GState::Undo u;
-  std::vector<GState::Move> ms;
+template <class S>
+S replay(S s, const std::vector<std::string>& tokens) {
+  typename S::Undo u;
+  std::vector<typename S::Move> ms;
   for (const auto& t : tokens) {
     auto m = s.parse_move(t);
     REQUIRE(m);
@@ -118,5 +120,46 @@ TEST_CASE("drawless fails with a shortest record when an end has no winner", "[s
     // 0-2 (Black), White 2-5, Black at 5 is stuck: White wins that line;
     // 0-1, White must go to 4: stall. Black prefers the stall.
     CHECK(solver::solve_position(s2, o).value.kind == solver::Value::Kind::kStall);
+  }
+}
+
+TEST_CASE("drawless gives the same table, counts and witness on any number of threads",
+          "[solver][drawless]") {
+  // Positions are expanded in batches on several threads and taken in
+  // order: every figure equals the one-thread run's. Failing checks
+  // (Enfargar stalls; on side 3, after 7 plies of the shortest record to
+  // a stall, the rest is found past several batches) and holding ones,
+  // complete and cut at a position limit.
+  const auto same = [](const solver::PropertyResult& a, const solver::PropertyResult& b) {
+    CHECK(a.status == b.status);
+    CHECK(a.positions == b.positions);
+    CHECK(a.moves == b.moves);
+    CHECK(a.depth == b.depth);
+    CHECK(a.record == b.record);
+    CHECK(a.outcome == b.outcome);
+    CHECK(a.note == b.note);
+  };
+  solver::RunControl ctl;
+  testing::EnfargarBoard<1> e2(2, {}), e3board(3, {});
+  // loom verify enfargar --size 3 --property drawless: "a1 e3 a2 e5 e4 c5
+  // c1 d4 b4 c4 d3 c3 c2 b2 b3 b1 pass pass".
+  const auto e3 = replay(e3board.start(), {"a1", "e3", "a2", "e5", "e4", "c5", "c1"});
+  Board g3(3, {false, true});
+  const auto e2one = solver::check_drawless(e2.start(), true, 0, ctl, 1);
+  CHECK(e2one.status == St::kFails);
+  const auto e3one = solver::check_drawless(e3, true, 0, ctl, 1);
+  REQUIRE(e3one.status == St::kFails);
+  CHECK(e3one.record.size() == 11);
+  CHECK(e3one.positions > 100'000);  // past the first batches (257,169)
+  const auto g3one = solver::check_drawless(g3.start(), true, 50'000, ctl, 1);
+  CHECK(g3one.status == St::kIncomplete);
+  const auto m2one = solver::check_drawless(Board(2, {false, true}).start(), true, 0, ctl, 1);
+  CHECK(m2one.status == St::kHolds);
+  for (int threads : {2, 3}) {
+    INFO(threads << " threads");
+    same(solver::check_drawless(e2.start(), true, 0, ctl, threads), e2one);
+    same(solver::check_drawless(e3, true, 0, ctl, threads), e3one);
+    same(solver::check_drawless(g3.start(), true, 50'000, ctl, threads), g3one);
+    same(solver::check_drawless(Board(2, {false, true}).start(), true, 0, ctl, threads), m2one);
   }
 }
