@@ -148,13 +148,20 @@ class Canonicalizer {
                       { s.transformed_hash(1) } -> std::same_as<uint64_t>;
                     }) {
         // Compare the images by hash without building them; build one.
-        // Equal hashes from distinct images are broken as below.
+        // Equal hashes from distinct images are broken as below. A game
+        // that sums the 12 hashes in one pass (transformed_hashes) is
+        // asked once.
+        std::array<uint64_t, kNumSyms> all{};
+        constexpr bool kAll = requires(std::array<uint64_t, kNumSyms> & a) {
+          s.transformed_hashes(a);
+        };
+        if constexpr (kAll) s.transformed_hashes(all);
         uint64_t best_h = s.hash();
         int best_k = 0;
         bool tie = false;
         for (int k = 1; k < count_; ++k) {
           if (!keeps_game(s, k)) continue;
-          uint64_t h = s.transformed_hash(k);
+          uint64_t h = kAll ? all[k] : s.transformed_hash(k);
           if (h < best_h) {
             best_h = h;
             best_k = k;

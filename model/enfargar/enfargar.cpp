@@ -71,7 +71,8 @@ Context<W>::Context(int side, Options o)
     : masks(HexMasks<W>::get(side)),
       opt(o),
       keys(zobrist_keys(0x656e6661726761ull /* "enfarga" */,
-                        2 * HexGeometry::get(side).slots() + 4)) {
+                        2 * HexGeometry::get(side).slots() + 4)),
+      images(HexGeometry::get(side), keys, 2) {
   for (int d = 0; d < kNumDirs; ++d) edge_any |= masks.edge_in(d);
 }
 
@@ -456,6 +457,16 @@ uint64_t State<W>::transformed_hash(int k) const {
   for (Color c : {Color::kBlack, Color::kWhite})
     stones_[idx(c)].for_each([&](int s) { h ^= ctx_->key(g.map_site(k, s), c); });
   return h;
+}
+
+template <int W>
+void State<W>::transformed_hashes(ImageKeys::Hashes& out) const {
+  uint64_t h = to_move_ == Color::kWhite ? ctx_->side_key() : 0;
+  if (passes_ > 0) h ^= ctx_->pass_key(passes_);
+  if (wiped_) h ^= ctx_->wiped_key();
+  out.fill(h);
+  for (Color c : {Color::kBlack, Color::kWhite})
+    stones_[idx(c)].for_each([&](int s) { ctx_->images.add(out, s, idx(c)); });
 }
 
 template <int W>

@@ -28,6 +28,7 @@
 #include "model/common/bitboard.h"
 #include "model/common/game.h"
 #include "model/common/hex.h"
+#include "model/common/image_keys.h"
 #include "model/common/rules.h"
 #include "model/common/zobrist.h"
 
@@ -67,6 +68,7 @@ struct Context {
   uint64_t side_key() const { return keys[keys.size() - 4]; }
   uint64_t pass_key(int passes) const { return keys[keys.size() - 4 + passes]; }  // passes 1, 2
   uint64_t wiped_key() const { return keys.back(); }
+  ImageKeys images;  ///< the stones' keys under the 12 symmetries
 };
 
 template <int W>
@@ -151,6 +153,8 @@ class State {
   /// transformed(k).hash() without building the image (the solvers'
   /// canonical form compares images by hash and builds only the one it keeps).
   uint64_t transformed_hash(int k) const;
+  /// transformed_hash(k) for every k, in one pass over the stones.
+  void transformed_hashes(ImageKeys::Hashes& out) const;
 
   /// Compact image for solver tables and checkpoint files: both colours'
   /// stones, then one word with the side to move (bit 0), the passes (bits

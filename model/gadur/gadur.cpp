@@ -318,6 +318,13 @@ uint64_t State<W>::transformed_hash(int k) const {
 }
 
 template <int W>
+void State<W>::transformed_hashes(ImageKeys::Hashes& out) const {
+  out.fill(to_move_ == Color::kWhite ? ctx_->side_key() : 0);
+  for (Color c : {Color::kBlack, Color::kWhite})
+    stones_[idx(c)].for_each([&](int s) { ctx_->images.add(out, s, idx(c)); });
+}
+
+template <int W>
 State<W> State<W>::transformed(int k) const {
   State t = *this;
   for (int c = 0; c < 2; ++c) t.stones_[c] = ctx_->masks.map(k, stones_[c]);

@@ -20,6 +20,7 @@
 #include "model/common/bitboard.h"
 #include "model/common/game.h"
 #include "model/common/hex.h"
+#include "model/common/image_keys.h"
 #include "model/common/rules.h"
 #include "model/common/zobrist.h"
 
@@ -53,10 +54,12 @@ struct Context {
   Context(int side, Options o)
       : masks(HexMasks<W>::get(side)),
         opt(o),
-        keys(zobrist_keys(0x6761647572ull /* "gadur" */, 2 * HexGeometry::get(side).slots() + 1)) {}
+        keys(zobrist_keys(0x6761647572ull /* "gadur" */, 2 * HexGeometry::get(side).slots() + 1)),
+        images(HexGeometry::get(side), keys, 2) {}
   const HexMasks<W>& masks;
   Options opt;
   std::vector<uint64_t> keys;  ///< [site*2 + colour], last = side to move is White
+  ImageKeys images;            ///< the stones' keys under the 12 symmetries
   uint64_t key(int site, Color c) const { return keys[site * 2 + idx(c)]; }
   uint64_t side_key() const { return keys.back(); }
 };
@@ -118,6 +121,8 @@ class State {
   /// transformed(k).hash() without building the image (the solvers'
   /// canonical form compares images by hash and builds only the one it keeps).
   uint64_t transformed_hash(int k) const;
+  /// transformed_hash(k) for every k, in one pass over the stones.
+  void transformed_hashes(ImageKeys::Hashes& out) const;
 
   /// Compact image for solver tables and checkpoint files: both colours'
   /// stones, the side to move in the top bit of the last word (the padded

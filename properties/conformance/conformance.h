@@ -16,6 +16,7 @@
 #include <rapidcheck/catch.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <optional>
 #include <set>
@@ -203,6 +204,12 @@ void prop_symmetry(const std::function<S()>& start, const Options& opt) {
     RC_ASSERT(s.outcome() == t.outcome());
     // The image's hash without building it (the solvers' canonical form).
     if constexpr (requires { s.transformed_hash(k); }) RC_ASSERT(s.transformed_hash(k) == t.hash());
+    // All 12 images' hashes in one pass, where the game sums them so.
+    if constexpr (requires(std::array<uint64_t, kNumSymmetries> & a) { s.transformed_hashes(a); }) {
+      std::array<uint64_t, kNumSymmetries> all{};
+      s.transformed_hashes(all);
+      for (int j = 0; j < kNumSymmetries; ++j) RC_ASSERT(all[j] == s.transformed(j).hash());
+    }
     // Playing a move and its image commutes with the symmetry.
     if (!ms.empty()) {
       auto m = ms[*rc::gen::inRange<size_t>(0, ms.size())];
