@@ -9,11 +9,13 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -30,6 +32,29 @@ template <class T>
 struct alignas(64) OwnLines : T {
   using T::T;
 };
+
+/// Splits [begin, end) into parts.size() consecutive ranges (part k gets
+/// .begin and .end), runs work(part) on each, part 0 on the calling thread
+/// and the others on threads of their own, and rethrows the first error a
+/// part kept (.error, an exception_ptr its work sets instead of throwing).
+template <class Part, class Work>
+void run_parts(uint64_t begin, uint64_t end, std::vector<Part>& parts, Work&& work) {
+  const uint64_t n = end - begin, t = parts.size();
+  for (uint64_t k = 0; k < t; ++k) {
+    parts[k].begin = begin + n * k / t;
+    parts[k].end = begin + n * (k + 1) / t;
+  }
+  if (t == 1) {
+    work(parts[0]);
+  } else {
+    std::vector<std::thread> workers;
+    for (uint64_t k = 1; k < t; ++k) workers.emplace_back([&, k] { work(parts[k]); });
+    work(parts[0]);
+    for (auto& w : workers) w.join();
+  }
+  for (auto& p : parts)
+    if (p.error) std::rethrow_exception(p.error);
+}
 
 /// A depth-first search's node budget: its own --max-nodes, or grants from
 /// a budget it shares with searches on other threads, drawn in grants so

@@ -16,7 +16,6 @@
 #include <exception>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "model/common/game.h"
@@ -293,20 +292,7 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
     const uint64_t n = std::min<uint64_t>(
         table.size() - i,
         std::clamp<uint64_t>((table.size() - i) / 4, 256, 1 << 15) * static_cast<uint64_t>(t));
-    for (int k = 0; k < t; ++k) {
-      parts[k].begin = i + n * k / t;
-      parts[k].end = i + n * (k + 1) / t;
-    }
-    if (t == 1) {
-      expand(parts[0]);
-    } else {
-      std::vector<std::thread> workers;
-      for (int k = 1; k < t; ++k) workers.emplace_back([&, k] { expand(parts[k]); });
-      expand(parts[0]);
-      for (auto& w : workers) w.join();
-    }
-    for (auto& p : parts)
-      if (p.error) std::rethrow_exception(p.error);
+    run_parts(i, i + n, parts, expand);
     for (const Part& p : parts) {
       size_t c = 0;
       for (uint64_t j = 0; j < p.end - p.begin; ++j, ++i) {

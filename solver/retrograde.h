@@ -26,7 +26,6 @@
 #include <exception>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "model/common/errors.h"
@@ -121,7 +120,7 @@ class Retrograde {
       }
       uint64_t begin = processed_;
       uint64_t end = std::min<uint64_t>(table_.size(), begin + batch_size());
-      expand_batch(begin, end, parts);
+      run_parts(begin, end, parts, [this](Batch& b) { expand_range(b); });
       for (auto& p : parts) absorb(p);
       ctl.work(end - begin);
       ctl.status("enumerating: " + with_commas(processed_) + " of " + with_commas(table_.size()) +
@@ -332,25 +331,6 @@ class Retrograde {
     } catch (...) {
       b.error = std::current_exception();
     }
-  }
-
-  void expand_batch(uint64_t begin, uint64_t end, std::vector<Batch>& parts) const {
-    uint64_t n = end - begin, t = parts.size();
-    for (uint64_t k = 0; k < t; ++k) {
-      parts[k].begin = begin + n * k / t;
-      parts[k].end = begin + n * (k + 1) / t;
-    }
-    if (t == 1) {
-      expand_range(parts[0]);
-    } else {
-      std::vector<std::thread> workers;
-      for (uint64_t k = 1; k < t; ++k)
-        workers.emplace_back([this, &parts, k] { expand_range(parts[k]); });
-      expand_range(parts[0]);
-      for (auto& w : workers) w.join();
-    }
-    for (auto& p : parts)
-      if (p.error) std::rethrow_exception(p.error);
   }
 
   /// Successors whose table slot is loaded ahead of their insertion.
