@@ -53,7 +53,7 @@ std::vector<CommandSpec> audit_commands() {
                         "the solver stops beyond this many nodes (default 20,000,000)", uint64_t{1},
                         std::numeric_limits<uint64_t>::max());
          add_int_option(cmd, "--threads", a->threads,
-                        "worker threads of the retrograde and dense solves (default: cores, <= 8)",
+                        "worker threads of the solve and the drawless check (default: cores, <= 8)",
                         1, 256);
          cmd->add_flag(
              "--no-queries", [a](int64_t) { a->queries = false; }, "skip the Z3 rule questions");

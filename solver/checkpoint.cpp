@@ -332,8 +332,8 @@ std::string first_difference(std::string_view mine, std::string_view theirs) {
 void CheckpointReader::check_job(const std::string& path, std::string_view kind,
                                  std::string_view signature, std::string_view noun) {
   if (!exists(path)) return;
-  const CheckpointReader checked(path, kind, signature,
-                                 noun);  // damage, or another job: says which
+  // Throws for damage or for another job, saying which.
+  const CheckpointReader checked(path, kind, signature, noun);
 }
 
 CheckpointReader::CheckpointReader(std::string path, std::string_view kind,

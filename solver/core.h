@@ -33,6 +33,14 @@ struct alignas(64) OwnLines : T {
   using T::T;
 };
 
+/// The end of the next batch of a breadth-first expansion that has
+/// positions [begin, size) waiting, on `threads` threads: a quarter of them,
+/// 256 to 32,768 a thread.
+inline uint64_t batch_end(uint64_t begin, uint64_t size, int threads) {
+  const uint64_t each = std::clamp<uint64_t>((size - begin) / 4, 256, 1 << 15);
+  return std::min(size, begin + each * static_cast<uint64_t>(std::max(1, threads)));
+}
+
 /// Splits [begin, end) into parts.size() consecutive ranges (part k gets
 /// .begin and .end), runs work(part) on each, part 0 on the calling thread
 /// and the others on threads of their own, and rethrows the first error a
@@ -332,6 +340,8 @@ class PositionTable {
       }
     }
   }
+  /// How many keys ahead of their insertion a bulk insert prefetches.
+  static constexpr size_t kPrefetchAhead = 8;
   /// Starts loading the slot where a key with hash h would be looked up
   /// (a hint: insert or find it a few keys later).
   void prefetch(uint64_t h) const {

@@ -239,13 +239,14 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
     parent.push_back(0);
     depth.push_back(0);
   }
-  // One thread's share of a batch: each position's child count, or for an
-  // end its outcome (kNoDraw: a winner), and the children's keys in order.
-  static constexpr int8_t kNoDraw = -1, kNotEnd = -2;
+  // One thread's share of a batch: each position's child count and, for an
+  // end without a winner, its outcome (else kNoDraw), and the children's
+  // keys in order.
+  static constexpr int8_t kNoDraw = -1;
   struct Part {
     uint64_t begin = 0, end = 0;
     std::vector<uint32_t> degree;
-    std::vector<int8_t> end_kind;
+    std::vector<int8_t> draw;
     std::vector<Key> keys;
     std::vector<uint64_t> hashes;
     std::exception_ptr error;
@@ -257,22 +258,20 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
       std::vector<Move> ms;
       typename S::Undo u;
       p.degree.clear();
-      p.end_kind.clear();
+      p.draw.clear();
       p.keys.clear();
       p.hashes.clear();
       for (uint64_t i = p.begin; i < p.end; ++i) {
         S s = Traits::state(root, table.key(i));
         s.legal_moves(ms);
         p.degree.push_back(static_cast<uint32_t>(ms.size()));
+        int8_t draw = kNoDraw;
         if (ms.empty()) {
-          const Outcome o = s.outcome();
-          p.end_kind.push_back(o.kind == Outcome::Kind::kBlackWins ||
-                                       o.kind == Outcome::Kind::kWhiteWins
-                                   ? kNoDraw
-                                   : static_cast<int8_t>(o.kind));
-          continue;
+          const Outcome::Kind o = s.outcome().kind;
+          if (o != Outcome::Kind::kBlackWins && o != Outcome::Kind::kWhiteWins)
+            draw = static_cast<int8_t>(o);
         }
-        p.end_kind.push_back(kNotEnd);
+        p.draw.push_back(draw);
         for (const Move& m : ms) {
           s.apply(m, u);
           S c = canon.canonical(s);
@@ -285,24 +284,21 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
       p.error = std::current_exception();
     }
   };
-  constexpr size_t kAhead = 8;  // children whose slot is loaded ahead
+  constexpr size_t kAhead = PositionTable<Key>::kPrefetchAhead;
   for (uint64_t i = 0; i < table.size();) {
     // The batch: positions already in the table (their keys do not move
     // while the workers read them; the table grows only below, after).
-    const uint64_t n = std::min<uint64_t>(
-        table.size() - i,
-        std::clamp<uint64_t>((table.size() - i) / 4, 256, 1 << 15) * static_cast<uint64_t>(t));
-    run_parts(i, i + n, parts, expand);
+    run_parts(i, batch_end(i, table.size(), t), parts, expand);
     for (const Part& p : parts) {
       size_t c = 0;
       for (uint64_t j = 0; j < p.end - p.begin; ++j, ++i) {
         r.depth = depth[i];
-        if (p.end_kind[j] >= 0) {
+        if (p.draw[j] != kNoDraw) {
           std::vector<Key> chain;
           for (uint64_t x = i; x != 0; x = parent[x]) chain.push_back(table.key(x));
           std::reverse(chain.begin(), chain.end());
           r.record = detail::names(root, detail::lift_path(root, canon, chain));
-          r.outcome = outcome_name(static_cast<Outcome::Kind>(p.end_kind[j]));
+          r.outcome = outcome_name(static_cast<Outcome::Kind>(p.draw[j]));
           return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
         }
         for (uint32_t d = 0; d < p.degree[j]; ++d, ++c) {

@@ -119,7 +119,7 @@ class Retrograde {
         return false;
       }
       uint64_t begin = processed_;
-      uint64_t end = std::min<uint64_t>(table_.size(), begin + batch_size());
+      uint64_t end = batch_end(begin, table_.size(), cfg_.threads);
       run_parts(begin, end, parts, [this](Batch& b) { expand_range(b); });
       for (auto& p : parts) absorb(p);
       ctl.work(end - begin);
@@ -296,11 +296,6 @@ class Retrograde {
     std::exception_ptr error;  // an exception in a worker (re-thrown, type kept, by the caller)
   };
 
-  uint64_t batch_size() const {
-    uint64_t n = table_.size() - processed_;
-    return std::clamp<uint64_t>(n / 4, 256, 1 << 15) * cfg_.threads;
-  }
-
   void expand_range(Batch& b) const {
     b.code.clear();
     b.degree.clear();
@@ -333,9 +328,6 @@ class Retrograde {
     }
   }
 
-  /// Successors whose table slot is loaded ahead of their insertion.
-  static constexpr size_t kPrefetchAhead = 8;
-
   /// Inserts a batch's successors in order and appends its adjacency.
   void absorb(const Batch& b) {
     size_t k = 0;
@@ -346,7 +338,8 @@ class Retrograde {
       if (b.degree[local] == 0) ++terminals_;
       succ.clear();
       for (uint32_t d = 0; d < b.degree[local]; ++d, ++k) {
-        if (k + kPrefetchAhead < b.hashes.size()) table_.prefetch(b.hashes[k + kPrefetchAhead]);
+        if (const size_t ahead = k + PositionTable<Key>::kPrefetchAhead; ahead < b.hashes.size())
+          table_.prefetch(b.hashes[ahead]);
         succ.push_back(table_.insert(b.keys[k], b.hashes[k]).first);
       }
       // Several moves may reach one position (up to symmetry): keep one edge.

@@ -29,7 +29,7 @@ struct AuditArgs {
   uint64_t max_positions = 20'000'000;  ///< exhaustive checks stop beyond this
   uint64_t max_nodes = 20'000'000;      ///< the solver stops beyond this
   bool queries = true;                  ///< run the Z3 rule questions
-  int threads = 1;                      ///< the solver's worker threads
+  int threads = 1;                      ///< the solve's and drawless check's threads
   std::ostream* tty = nullptr;          ///< progress line (a terminal) or null
 };
 

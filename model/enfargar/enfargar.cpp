@@ -448,12 +448,18 @@ std::string State<W>::check_invariants() const {
 }
 
 template <int W>
-uint64_t State<W>::transformed_hash(int k) const {
-  // The stones' keys move with the map; the status keys stay.
-  const HexGeometry& g = geo();
+uint64_t State<W>::status_hash() const {
   uint64_t h = to_move_ == Color::kWhite ? ctx_->side_key() : 0;
   if (passes_ > 0) h ^= ctx_->pass_key(passes_);
   if (wiped_) h ^= ctx_->wiped_key();
+  return h;
+}
+
+template <int W>
+uint64_t State<W>::transformed_hash(int k) const {
+  // The stones' keys move with the map; the status keys stay.
+  const HexGeometry& g = geo();
+  uint64_t h = status_hash();
   for (Color c : {Color::kBlack, Color::kWhite})
     stones_[idx(c)].for_each([&](int s) { h ^= ctx_->key(g.map_site(k, s), c); });
   return h;
@@ -461,10 +467,7 @@ uint64_t State<W>::transformed_hash(int k) const {
 
 template <int W>
 void State<W>::transformed_hashes(ImageKeys::Hashes& out) const {
-  uint64_t h = to_move_ == Color::kWhite ? ctx_->side_key() : 0;
-  if (passes_ > 0) h ^= ctx_->pass_key(passes_);
-  if (wiped_) h ^= ctx_->wiped_key();
-  out.fill(h);
+  out.fill(status_hash());
   for (Color c : {Color::kBlack, Color::kWhite})
     stones_[idx(c)].for_each([&](int s) { ctx_->images.add(out, s, idx(c)); });
 }

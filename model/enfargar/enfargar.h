@@ -222,6 +222,9 @@ class State {
   }
 
  private:
+  /// The keys of the side to move, the passes and the annihilation (no
+  /// symmetry moves them).
+  uint64_t status_hash() const;
   /// Stones of `own` with a lifeline, given the empty points (the least fixed
   /// point: iterated directional ray fills until nothing changes).
   BB life_of(const BB& own, const BB& empty) const;
