@@ -23,13 +23,18 @@ std::vector<CommandSpec> verify_commands() {
          cmd->add_option("--property", a->property,
                          "termination or drawless (also called decisive; exhaustive)");
          add_int_option(cmd, "--max-positions", a->max_positions,
-                        "--property: stop after this many positions and say the property "
-                        "is not decided (default: no limit)",
+                        "--property: the hash check's position limit; past it --method auto "
+                        "goes on by the dense index where it fits, --method hash stops and "
+                        "says the property is not decided (default: no limit)",
                         uint64_t{1}, std::numeric_limits<uint64_t>::max());
          add_int_option(cmd, "--threads", a->threads,
                         "--property drawless: worker threads expanding positions (default: "
                         "cores, <= 8; the same result on any number)",
                         1, 256);
+         cmd->add_option("--method", a->method,
+                         "--property: auto (default: the hash check; past --max-positions, the "
+                         "dense one where it fits), hash (a table of the positions met) or "
+                         "dense (the board's base-3 index: Gadur and Enfargar up to side 3)");
          cmd->add_option("--query", a->query, "a named question for the Z3 specification");
          cmd->add_flag("--list-queries", a->list_queries, "list the available queries");
          cmd->add_flag("--json", a->json, "end with one JSON line");
@@ -44,8 +49,8 @@ std::vector<CommandSpec> verify_commands() {
              throw InputError("verify needs exactly one of --property, --query, --list-queries");
            if (a->list_queries) {
              // The list depends on the game only.
-             for (const char* o :
-                  {"--size", "--rule", "--json", "--seconds", "--max-positions", "--threads"})
+             for (const char* o : {"--size", "--rule", "--json", "--seconds", "--max-positions",
+                                   "--threads", "--method"})
                if (cmd->count(o))
                  throw InputError(std::string(o) + " is not used by --list-queries");
              return list_queries(*a, out);
@@ -59,9 +64,13 @@ std::vector<CommandSpec> verify_commands() {
                throw InputError(
                    "--threads is not used by --property termination (a depth-first search on "
                    "one thread; drawless expands positions on several)");
+             if (cmd->count("--max-positions") && a->method == "dense")
+               throw InputError(
+                   "--max-positions is not used by --method dense (its memory is the board's "
+                   "index, not the job's)");
              return run_property_check(*a, out, err);
            }
-           for (const char* o : {"--max-positions", "--threads"})
+           for (const char* o : {"--max-positions", "--threads", "--method"})
              if (cmd->count(o))
                throw InputError(std::string(o) + " is not used by --query (it is --property's)");
            run_query(*a, out, err);

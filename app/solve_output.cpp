@@ -358,15 +358,24 @@ void print_property(const JobInfo& job, const solver::PropertyResult& r, bool js
           << "\"\n";
     }
   }
-  if (r.status == St::kIncomplete) out << "  " << r.note << "\n";
+  if (!r.note.empty()) out << "  " << r.note << "\n";
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
-  out << "  " << solver::with_commas(r.positions) << " positions (up to symmetry), "
-      << solver::with_commas(r.moves) << " moves examined, " << secs << " s\n";
+  if (r.method == "dense") {
+    char mib[32];
+    std::snprintf(mib, sizeof mib, "%.1f", static_cast<double>(r.bytes) / 1048576.0);
+    out << "  dense index: " << solver::with_commas(r.positions)
+        << " positions (up to symmetry; ends not stored), " << solver::with_commas(r.moves)
+        << " distinct successors, " << mib << " MiB, " << secs << " s\n";
+  } else {
+    out << "  " << solver::with_commas(r.positions) << " positions (up to symmetry), "
+        << solver::with_commas(r.moves) << " moves examined, " << secs << " s\n";
+  }
   if (json) {
     nlohmann::json j;
     job.to_json(j);
     j["property"] = r.property;
+    j["method"] = r.method;
     if (r.status == St::kIncomplete)
       j["holds"] = nullptr;
     else

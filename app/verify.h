@@ -19,9 +19,10 @@ struct VerifyArgs {
   std::string query;     ///< --query
   bool list_queries = false;
   bool json = false;
-  double seconds = 0;          ///< --seconds: the query's time limit (0: none)
-  uint64_t max_positions = 0;  ///< --property: stop after this many positions (0: none)
-  int threads = 0;             ///< --property drawless: worker threads (0: cores, <= 8)
+  double seconds = 0;           ///< --seconds: the query's time limit (0: none)
+  uint64_t max_positions = 0;   ///< --property: stop after this many positions (0: none)
+  int threads = 0;              ///< --property drawless: worker threads (0: cores, <= 8)
+  std::string method = "auto";  ///< --property: auto, hash or dense
 };
 
 /// Runs an exhaustive property check; throws InputError for an unknown property.

@@ -24,6 +24,16 @@ void run_property_check(const VerifyArgs& args, std::ostream& out, std::ostream&
   o.max_positions = args.max_positions;
   o.threads = args.threads > 0 ? args.threads : default_threads();
   o.tty = (&err == &std::cerr && ::isatty(STDERR_FILENO)) ? &err : nullptr;
+  using M = solver::PropertyOptions::Method;
+  if (args.method == "auto")
+    o.method = M::kAuto;
+  else if (args.method == "hash")
+    o.method = M::kHash;
+  else if (args.method == "dense")
+    o.method = M::kDense;
+  else
+    throw InputError("unknown --method '" + detail::printable(args.method) +
+                     "' (known: auto, hash, dense)");
   solver::PropertyResult r = g->check_property(property, o);
   JobInfo job = job_info(args.game, args.size, args.rules, "", "", Color::kBlack);
   print_property(job, r, args.json, out);

@@ -28,6 +28,7 @@
 #include "solver/compact_dfs.h"
 #include "solver/control.h"
 #include "solver/dense.h"
+#include "solver/dense_checks.h"
 #include "solver/dense_table.h"
 #include "solver/dense_table_check.h"
 #include "solver/dfpn.h"
@@ -176,6 +177,13 @@ struct PropertyOptions {
   bool outer_stop = false;
   /// drawless: threads expanding positions (the result is the same on any).
   int threads = 1;
+  /// kHash: a table of the positions met, bounded by max_positions;
+  /// kDense: the board's base-3 index (solver/dense_checks.h; Gadur and
+  /// Enfargar up to side 3), whose memory is the board's, not the job's;
+  /// kAuto: the hash check, and where it stops at max_positions and the
+  /// dense index takes the game, the dense check from the start.
+  enum class Method { kAuto, kHash, kDense };
+  Method method = Method::kAuto;
 };
 
 /// The first moves of `root` grouped by the symmetries that fix `root`.
@@ -2188,13 +2196,33 @@ PropertyResult check_property(const S& root, const std::string& property,
   c.deadline_seconds = o.deadline_seconds;
   c.outer_stop = o.outer_stop;
   RunControl ctl(c);
-  PropertyResult r;
-  if (property == "termination")
-    r = check_termination(root, o.symmetry, o.max_positions, ctl);
-  else if (property == "drawless")
-    r = check_drawless(root, o.symmetry, o.max_positions, ctl, o.threads);
-  else
+  if (property != "termination" && property != "drawless")
     throw InputError("unknown property '" + property + "' (known: termination, drawless)");
+  using M = PropertyOptions::Method;
+  const auto dense = [&]() -> PropertyResult {
+    if constexpr (DenseGame<S>) {
+      return property == "termination" ? dense_termination(root, o.symmetry, ctl)
+                                       : dense_drawless(root, o.symmetry, ctl, o.threads);
+    } else {
+      throw InputError("--method dense: the dense index takes Gadur and Enfargar only");
+    }
+  };
+  PropertyResult r;
+  if (o.method == M::kDense) {
+    r = dense();
+  } else {
+    r = property == "termination"
+            ? check_termination(root, o.symmetry, o.max_positions, ctl)
+            : check_drawless(root, o.symmetry, o.max_positions, ctl, o.threads);
+    if constexpr (DenseGame<S>) {
+      if (o.method == M::kAuto && r.at_limit && DenseMoves<S>::unsupported(root).empty()) {
+        const std::string why = r.note;
+        r = dense();
+        r.note = (r.note.empty() ? "" : r.note + "; ") + "the hash check " + why +
+                 ", and the dense method went on from the start";
+      }
+    }
+  }
   ctl.clear_status();
   return r;
 }

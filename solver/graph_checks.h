@@ -36,6 +36,12 @@ struct PropertyResult {
   std::vector<std::string> cycle;   ///< termination: moves from there back to it
   std::string outcome;              ///< drawless: the result at the witness end
   std::string note;                 ///< why a run is incomplete
+  /// "hash" (a table of the positions met) or "dense" (the board's base-3
+  /// index: solver/dense_checks.h, which stores no end position and counts
+  /// each position's distinct successors as its moves).
+  std::string method = "hash";
+  bool at_limit = false;  ///< stopped at the position limit (the hash table's)
+  uint64_t bytes = 0;     ///< memory of the tables (dense)
 };
 
 namespace detail {
@@ -74,6 +80,33 @@ std::vector<typename S::Move> lift_path(const S& from, const Canonicalizer<S>& c
     if (!found) throw std::logic_error("lift_path: no move reaches the next position");
   }
   return out;
+}
+
+/// A cycle's moves from `start`: `seg` leads from start to `end`, which is
+/// start or an image T(start) under the board symmetries; the segment
+/// mapped by T, T^2, ... is repeated until start itself recurs.
+template <Game S>
+std::vector<typename S::Move> closed_cycle(const S& start, const S& end,
+                                           std::vector<typename S::Move> seg) {
+  std::vector<typename S::Move> cyc = seg;
+  S x = end;
+  typename S::Undo u;
+  if constexpr (SymmetricGame<S>) {
+    int t = -1;
+    for (int j = 0; j < 12 && t < 0; ++j)
+      if (start.transformed(j) == end) t = j;
+    if (t < 0) throw std::logic_error("termination: cycle closes on no symmetric image");
+    for (int rounds = 0; !(x == start); ++rounds) {
+      if (rounds > 12) throw std::logic_error("termination: cycle does not close");
+      for (auto& mv : seg) mv = x.map_move(t, mv);  // images under T^(rounds+1)
+      for (const auto& mv : seg) {
+        cyc.push_back(mv);
+        x.apply(mv, u);
+      }
+    }
+  }
+  if (!(x == start)) throw std::logic_error("termination: lifted cycle does not close");
+  return cyc;
 }
 
 template <Game S>
@@ -172,26 +205,8 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       for (size_t i = d; i < top; ++i) seg.push_back(stack[i].moves[stack[i].next - 1]);
       std::vector<Move> prefix;
       for (size_t i = 0; i < d; ++i) prefix.push_back(stack[i].moves[stack[i].next - 1]);
-      // child is an image of start; repeat the segment mapped until start recurs.
-      std::vector<Move> cyc = seg;
-      S x = child;
-      if constexpr (SymmetricGame<S>) {
-        int t = -1;
-        for (int j = 0; j < 12 && t < 0; ++j)
-          if (start.transformed(j) == child) t = j;
-        if (t < 0) throw std::logic_error("termination: cycle closes on no symmetric image");
-        for (int rounds = 0; !(x == start); ++rounds) {
-          if (rounds > 12) throw std::logic_error("termination: cycle does not close");
-          for (auto& mv : seg) mv = x.map_move(t, mv);  // images under T^(rounds+1)
-          for (const auto& mv : seg) {
-            cyc.push_back(mv);
-            x.apply(mv, u);
-          }
-        }
-      }
-      if (!(x == start)) throw std::logic_error("termination: lifted cycle does not close");
       r.record = detail::names(root, prefix);
-      r.cycle = detail::names(start, cyc);
+      r.cycle = detail::names(start, detail::closed_cycle(start, child, seg));
       return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
     }
     if (++steps % 4096 == 0) {
@@ -206,6 +221,7 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       }
     }
     if (table.size() > limit) {
+      r.at_limit = true;
       r.note = "stopped at the position limit (" + with_commas(limit) + ")";
       return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
     }
@@ -321,6 +337,7 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
           }
         }
         if (table.size() > limit) {
+          r.at_limit = true;
           r.note = "stopped at the position limit (" + with_commas(limit) +
                    ") after exploring every line of " +
                    std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies";

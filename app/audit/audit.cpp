@@ -174,6 +174,13 @@ void noted(json& j, F&& part) {
 
 // --- proved on the small board ------------------------------------------
 
+/// " --method dense" when a property part went on by the dense index (its
+/// reproducing command then names the method: a hash check without the
+/// audit's position limit would count differently).
+std::string method_arg(const json& part) {
+  return part.value("method", "") == "dense" ? " --method dense" : "";
+}
+
 /// termination / drawless as {"holds", "witness", "positions", ...}.
 json property_part(const AnyGame& g, const std::string& property, const AuditArgs& a,
                    double seconds) {
@@ -192,6 +199,7 @@ json property_part(const AnyGame& g, const std::string& property, const AuditArg
     j["positions"] = r.positions;
     j["moves"] = r.moves;
     j["seconds"] = r.seconds;
+    j["method"] = r.method;
     if (r.status != St::kIncomplete) j["holds"] = r.status == St::kHolds;
     if (r.status == St::kFails) {
       if (property == "termination") {
@@ -793,13 +801,13 @@ json run_audit(const AuditArgs& a, std::ostream& out) {
       progress.show("audit " + a.game + ": " + tag + ": termination");
       timed("termination", budget.share(share * 0.15), [&, args](double secs) {
         json j = property_part(*small, "termination", a, secs);
-        j["command"] = "loom verify " + args + " --property termination";
+        j["command"] = "loom verify " + args + " --property termination" + method_arg(j);
         return j;
       });
       progress.show("audit " + a.game + ": " + tag + ": " + decisive_key);
       timed(decisive_key, budget.share(share * 0.15), [&, args](double secs) {
         json j = property_part(*small, "drawless", a, secs);
-        j["command"] = "loom verify " + args + " --property drawless";
+        j["command"] = "loom verify " + args + " --property drawless" + method_arg(j);
         return j;
       });
       progress.show("audit " + a.game + ": " + tag + ": solving");

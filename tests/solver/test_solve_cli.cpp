@@ -162,6 +162,17 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
       {{"solve", "gadur", "--size", "2", "--pie"}, "--pie"},
       {{"solve", "fiodar", "--size", "2", "--pie", "--record", "a1"}, "--pie"},
       {{"verify", "gadur", "--size", "2", "--property", "bogus"}, "unknown property"},
+      {{"verify", "gadur", "--size", "2", "--property", "drawless", "--method", "fast"},
+       "unknown --method 'fast' (known: auto, hash, dense)"},
+      {{"verify", "fiodar", "--size", "2", "--property", "drawless", "--method", "dense"},
+       "the dense index takes Gadur and Enfargar only"},
+      {{"verify", "gadur", "--size", "4", "--property", "termination", "--method", "dense"},
+       "the dense index takes boards of at most 19 cells"},
+      {{"verify", "gadur", "--size", "2", "--property", "drawless", "--method", "dense",
+        "--max-positions", "5"},
+       "--max-positions is not used by --method dense"},
+      {{"verify", "gadur", "--size", "2", "--query", "no-legal-placement", "--method", "dense"},
+       "--method is not used by --query"},
       // verify's --help offered --checkpoint, which every mode refused.
       {{"verify", "gadur", "--size", "2", "--property", "termination", "--checkpoint", "x"},
        "unknown option '--checkpoint' for loom verify"},
@@ -232,12 +243,26 @@ TEST_CASE("verify --property termination and drawless", "[solver][cli]") {
   CHECK(last_json(dec.out)["holds"] == true);
   // --max-positions bounds a check (it had no bound: on the recommended
   // board the reachable graph is far beyond memory): not decided, exit 0.
+  // (--method hash: auto would go on by the dense index past the limit.)
   auto cut = run({"verify", "gadur", "--size", "3", "--rule", "capture=merge-only", "--property",
-                  "drawless", "--max-positions", "1000", "--json"});
+                  "drawless", "--max-positions", "1000", "--method", "hash", "--json"});
   REQUIRE(cut.code == 0);
   const json jc = last_json(cut.out);
   CHECK(jc["holds"].is_null());
+  CHECK(jc["method"] == "hash");
   CHECK(jc["positions"].get<uint64_t>() <= 2000);
+  // The dense check: the same verdicts, its method named, in text and JSON.
+  auto dt = run({"verify", "gadur", "--size", "2", "--property", "termination", "--method", "dense",
+                 "--json"});
+  REQUIRE(dt.code == 0);
+  CHECK(dt.out.find("dense index: ") != std::string::npos);
+  CHECK(last_json(dt.out)["method"] == "dense");
+  CHECK(last_json(dt.out)["holds"] == false);
+  auto dd = run({"verify", "enfargar", "--size", "2", "--property", "drawless", "--method", "dense",
+                 "--json"});
+  REQUIRE(dd.code == 0);
+  CHECK(last_json(dd.out)["holds"] == false);
+  CHECK(last_json(dd.out)["outcome"] == "unresolved");
 }
 
 TEST_CASE("compact takes Enfargar only where every end has a winner (stall=more-stones)",

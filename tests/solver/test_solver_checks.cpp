@@ -163,3 +163,134 @@ TEST_CASE("drawless gives the same table, counts and witness on any number of th
     same(solver::check_drawless(Board(2, {false, true}).start(), true, 0, ctl, threads), m2one);
   }
 }
+
+namespace {
+
+/// The dense checks against the hash checks from `root`, on 1-3 threads:
+/// the same verdicts; witnesses of the same length that replay (a record
+/// into an end without a winner, with that outcome; a cycle back to the
+/// same position); and, where a check holds, every position the dense
+/// solver's enumeration stores (an independent listing of the same set).
+template <class S>
+void dense_agrees(const S& root) {
+  solver::RunControl ctl;
+  solver::DenseRetrograde<S> solve(root, {});
+  solve.run(ctl);
+  for (const char* prop : {"termination", "drawless"}) {
+    INFO(prop);
+    const bool term = std::string(prop) == "termination";
+    const auto hash = term ? solver::check_termination(root, true, 0, ctl)
+                           : solver::check_drawless(root, true, 0, ctl);
+    const auto dense = term ? solver::dense_termination(root, true, ctl)
+                            : solver::dense_drawless(root, true, ctl, 1);
+    CHECK(hash.method == "hash");
+    CHECK(dense.method == "dense");
+    REQUIRE(dense.status == hash.status);
+    if (dense.status == St::kHolds) CHECK(dense.positions == solve.positions());
+    if (dense.status == St::kFails && term) {
+      const S at = replay(root, dense.record);
+      std::vector<std::string> all = dense.record;
+      all.insert(all.end(), dense.cycle.begin(), dense.cycle.end());
+      CHECK(replay(root, all) == at);
+    }
+    if (dense.status == St::kFails && !term) {
+      CHECK(dense.record.size() == hash.record.size());
+      const S end = replay(root, dense.record);
+      REQUIRE(end.is_terminal());
+      CHECK(outcome_name(end.outcome().kind) == dense.outcome);
+      CHECK(dense.outcome == hash.outcome);
+    }
+    if (term) continue;
+    for (int threads : {2, 3}) {
+      INFO(threads << " threads");
+      const auto t = solver::dense_drawless(root, true, ctl, threads);
+      CHECK(t.status == dense.status);
+      CHECK(t.positions == dense.positions);
+      CHECK(t.moves == dense.moves);
+      CHECK(t.record == dense.record);
+      CHECK(t.depth == dense.depth);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the dense property checks agree with the hash checks",
+          "[solver][dense][termination][drawless]") {
+  // Gadur: as written (cycles; drawless holds), merge-only (terminates)
+  // and exception=subset; Enfargar (terminates; stalls) on side 2 and from
+  // 7 plies into the shortest side-3 stall record.
+  for (gadur::Options o :
+       {gadur::Options{}, gadur::Options{false, true}, gadur::Options{true, false}})
+    dense_agrees(Board(2, o).start());
+  testing::EnfargarBoard<1> e2(2, {}), e3(3, {});
+  dense_agrees(e2.start());
+  dense_agrees(replay(e3.start(), {"a1", "e3", "a2", "e5", "e4", "c5", "c1"}));
+  // Merge-only side 3 from 12 random plies in: holds, against the solver's set.
+  const Board m3(3, {false, true});
+  GState s = m3.start();
+  std::vector<GState::Move> ms;
+  GState::Undo u;
+  uint64_t seed = 5;
+  for (int i = 0; i < 12; ++i) {
+    s.legal_moves(ms);
+    REQUIRE(!ms.empty());
+    s.apply(ms[splitmix64(seed) % ms.size()], u);
+  }
+  dense_agrees(s);
+}
+
+TEST_CASE("dense termination lifts cycles that close on a symmetric image",
+          "[solver][dense][termination]") {
+  // As the hash check's test above: random side-3 positions of Gadur as
+  // written; every cycle replays to the identical position.
+  Board b(3, {});
+  std::vector<GState::Move> ms;
+  GState::Undo u;
+  uint64_t seed = 7;
+  int found = 0;
+  for (int t = 0; t < 12; ++t) {
+    GState s = b.start();
+    int plies = 1 + static_cast<int>(splitmix64(seed) % 8);
+    for (int i = 0; i < plies; ++i) {
+      s.legal_moves(ms);
+      if (ms.empty()) break;
+      s.apply(ms[splitmix64(seed) % ms.size()], u);
+    }
+    if (s.is_terminal()) continue;
+    solver::RunControl ctl;
+    auto r = solver::dense_termination(s, true, ctl);
+    if (r.status != St::kFails) continue;
+    ++found;
+    GState at = replay(s, r.record);
+    std::vector<std::string> all = r.record;
+    all.insert(all.end(), r.cycle.begin(), r.cycle.end());
+    CHECK(replay(s, all) == at);
+  }
+  CHECK(found > 5);
+}
+
+TEST_CASE("the auto method goes on by the dense index past the position limit",
+          "[solver][dense][drawless]") {
+  const Board b(2, {});
+  const GState root = b.start();
+  solver::PropertyOptions o;
+  o.max_positions = 20;
+  o.method = solver::PropertyOptions::Method::kHash;
+  auto hash = solver::check_property(root, "drawless", o);
+  CHECK(hash.status == St::kIncomplete);
+  CHECK(hash.at_limit);
+  o.method = solver::PropertyOptions::Method::kAuto;
+  auto any = solver::check_property(root, "drawless", o);
+  CHECK(any.status == St::kHolds);
+  CHECK(any.method == "dense");
+  CHECK(any.note.find("position limit (20)") != std::string::npos);
+  o.method = solver::PropertyOptions::Method::kDense;
+  auto dense = solver::check_property(root, "drawless", o);
+  CHECK(dense.positions == any.positions);
+  CHECK(dense.note.empty());
+  // Within the limit auto is the hash check.
+  o.max_positions = 0;
+  o.method = solver::PropertyOptions::Method::kAuto;
+  CHECK(solver::check_property(root, "termination", o).method == "hash");
+}

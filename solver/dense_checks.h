@@ -1,0 +1,331 @@
+// The property checks of solver/graph_checks.h over the dense index
+// (solver/dense.h) instead of a hash table of positions: `loom verify
+// --property ... --method dense`, and the method `auto` goes on by it where
+// the hash check stops at its position limit. For the games the dense index
+// takes (Gadur and Enfargar up to side 3), a position is its canonical
+// base-3 key; the set of positions met is a bitmap over all keys (317 MiB on
+// side 3 whatever the job), the successors come from DenseMoves::children
+// (symmetric images merged, index arithmetic for the keys), and ends are not
+// stored: a move into an end is seen as that end's value (a virtual child).
+//
+// - drawless: breadth-first by plies, a level at a time, its positions
+//   expanded on several threads. A level is a set (which thread inserts a
+//   key first does not matter), so the result is the same on any number of
+//   threads: at the first level holding a position with a move into an end
+//   without a winner, the witness is the one of those ends reached in the
+//   fewest plies (then the smallest key), and its line back to the start
+//   takes at each level the smallest key with a move to the next.
+// - termination: depth-first from the start with a visited bitmap and the
+//   keys on the line in a counting filter; a move to a key on the line closes
+//   a cycle, lifted to real moves as in graph_checks.h.
+//
+// The witnesses are lifted to real moves and replayed from the start: the
+// record reaches an end without a winner (drawless), or the cycle returns to
+// the same position (termination); a lift that fails is a logic error.
+// Counts differ from the hash check's: ends are not stored, a position after
+// a pass that has a placement is the same board without the pass (dense.h),
+// and `moves` counts each position's distinct successors.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/common/game.h"
+#include "solver/control.h"
+#include "solver/core.h"
+#include "solver/dense.h"
+#include "solver/graph_checks.h"
+
+namespace loom::solver {
+
+namespace dense_check_detail {
+
+/// Real moves from x (updated) through the positions whose dense keys are
+/// `chain` in turn, each a stored successor (not an end) of the one before.
+template <DenseGame S>
+std::vector<typename S::Move> lift(const DenseMoves<S>& dm, S& x,
+                                   const std::vector<uint32_t>& chain) {
+  std::vector<typename S::Move> out, ms;
+  typename S::Undo u;
+  for (uint32_t want : chain) {
+    x.legal_moves(ms);
+    bool found = false;
+    for (const auto& m : ms) {
+      S c = x;
+      c.apply(m, u);
+      if (c.is_terminal() || dm.key_of(c) != want) continue;
+      out.push_back(m);
+      x = c;
+      found = true;
+      break;
+    }
+    if (!found) throw std::logic_error("dense check: no move reaches the next position");
+  }
+  return out;
+}
+
+inline constexpr uint64_t kNone = ~uint64_t{0};
+
+inline bool has_winner(Outcome::Kind k) {
+  return k == Outcome::Kind::kBlackWins || k == Outcome::Kind::kWhiteWins;
+}
+
+}  // namespace dense_check_detail
+
+/// drawless over the dense index (see the file comment); `threads` expand
+/// each level's positions.
+template <DenseGame S>
+PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int threads) {
+  using Moves = DenseMoves<S>;
+  using Move = typename S::Move;
+  PropertyResult r;
+  r.property = "drawless";
+  r.method = "dense";
+  const std::string why = Moves::unsupported(root);
+  if (!why.empty()) throw InputError("--method dense: " + why);
+  Moves dm(root, symmetry);
+  DenseSet set(dm.codec().key_count());
+  std::vector<std::vector<uint32_t>> levels{{dm.key_of(root)}};
+  set.insert(levels[0][0]);
+  uint64_t positions = 1;
+  // A witness candidate: (plies past its position's level - 1) << 32 | key.
+  constexpr uint64_t kNone = dense_check_detail::kNone;
+  struct Part {
+    uint64_t begin = 0, end = 0;
+    std::vector<uint32_t> found;
+    uint64_t moves = 0, best = dense_check_detail::kNone;
+    std::exception_ptr error;
+    typename Moves::Scratch sc;
+  };
+  const int t = std::max(1, threads);
+  std::vector<OwnLines<Part>> parts(static_cast<size_t>(t));
+  const auto done = [&](PropertyResult::Status st) {
+    r.positions = positions;
+    r.bytes = set.bytes() + positions * sizeof(uint32_t);
+    return detail::finish(r, st, positions, ctl);
+  };
+  uint64_t best = kNone;
+  size_t d = 0;
+  for (;; ++d) {
+    const std::vector<uint32_t>& level = levels[d];
+    std::vector<uint32_t> next;
+    r.depth = static_cast<int>(d);
+    for (uint64_t i = 0; i < level.size();) {
+      const uint64_t end = std::min<uint64_t>(level.size(), i + (uint64_t{1} << 16) * t);
+      run_parts(i, end, parts, [&](Part& p) {
+        try {
+          auto& sc = p.sc;
+          p.found.clear();
+          p.moves = 0;
+          p.best = kNone;
+          std::vector<uint32_t>& pend = sc.pend;
+          for (uint64_t base = p.begin; base < p.end; base += Moves::kChunk) {
+            const uint64_t top = std::min<uint64_t>(p.end, base + Moves::kChunk);
+            pend.clear();
+            for (uint64_t j = base; j < top; ++j) {
+              const S s = dm.decode(level[j]);
+              dm.children(s, sc);
+              p.moves += sc.kids.size();
+              for (const auto& k : sc.kids) {
+                if (k.code == Moves::kUnknown) {
+                  set.prefetch(k.key);
+                  pend.push_back(k.key);
+                } else if (k.code == Moves::kNeutral) {
+                  p.best = std::min(p.best, uint64_t{k.dist} << 32 | level[j]);
+                }
+              }
+            }
+            for (uint32_t k : pend)
+              if (set.insert(k)) p.found.push_back(k);
+          }
+        } catch (...) {
+          p.error = std::current_exception();
+        }
+      });
+      for (const Part& p : parts) {
+        r.moves += p.moves;
+        best = std::min(best, p.best);
+        next.insert(next.end(), p.found.begin(), p.found.end());
+      }
+      for (const Part& p : parts) positions += p.found.size();
+      ctl.work(end - i);
+      i = end;
+      ctl.status("drawless (dense): " + with_commas(positions) + " positions, depth " +
+                 std::to_string(d));
+      if (ctl.stop_requested()) {
+        r.note = "stopped by the time budget after exploring every line of " +
+                 std::to_string(d > 0 ? d - 1 : 0) + " plies (" + with_commas(positions) +
+                 " positions)";
+        return done(PropertyResult::Status::kIncomplete);
+      }
+    }
+    if (best != kNone) break;
+    if (next.empty()) return done(PropertyResult::Status::kHolds);
+    levels.push_back(std::move(next));
+  }
+  // The witness: its position P at level d, then back a level at a time to
+  // the smallest key with a move to the one after.
+  const int extra = static_cast<int>(best >> 32);
+  std::vector<uint32_t> chain{static_cast<uint32_t>(best)};
+  for (size_t j = d; j-- > 0;) {
+    const uint32_t want = chain.back();
+    const std::vector<uint32_t>& level = levels[j];
+    uint32_t from = ~uint32_t{0};
+    for (uint64_t i = 0; i < level.size();) {
+      const uint64_t end = std::min<uint64_t>(level.size(), i + (uint64_t{1} << 16) * t);
+      run_parts(i, end, parts, [&](Part& p) {
+        try {
+          auto& sc = p.sc;
+          p.best = kNone;
+          for (uint64_t q = p.begin; q < p.end; ++q) {
+            if (level[q] >= p.best) continue;
+            dm.children(dm.decode(level[q]), sc);
+            for (const auto& k : sc.kids)
+              if (k.code == Moves::kUnknown && k.key == want) p.best = level[q];
+          }
+        } catch (...) {
+          p.error = std::current_exception();
+        }
+      });
+      for (const Part& p : parts)
+        if (p.best != kNone) from = std::min(from, static_cast<uint32_t>(p.best));
+      i = end;
+    }
+    if (from == ~uint32_t{0}) throw std::logic_error("dense drawless: a level has no parent");
+    chain.push_back(from);
+  }
+  chain.pop_back();  // the start
+  std::reverse(chain.begin(), chain.end());
+  S x = root;
+  std::vector<Move> line = dense_check_detail::lift(dm, x, chain);
+  // The move (and, after a pass, the only answer) into the end.
+  std::vector<Move> ms, ms2;
+  typename S::Undo u;
+  x.legal_moves(ms);
+  bool found = false;
+  for (const Move& m : ms) {
+    S c = x;
+    c.apply(m, u);
+    if (extra == 0) {
+      if (!c.is_terminal() || dense_check_detail::has_winner(c.outcome().kind)) continue;
+      line.push_back(m);
+      r.outcome = outcome_name(c.outcome().kind);
+    } else {
+      if (c.is_terminal() || dense_detail::passes_of(c) == 0) continue;
+      c.legal_moves(ms2);
+      if (ms2.size() != 1) continue;
+      S c2 = c;
+      c2.apply(ms2[0], u);
+      if (!c2.is_terminal() || dense_check_detail::has_winner(c2.outcome().kind)) continue;
+      line.push_back(m);
+      line.push_back(ms2[0]);
+      r.outcome = outcome_name(c2.outcome().kind);
+    }
+    found = true;
+    break;
+  }
+  if (!found) throw std::logic_error("dense drawless: the witness has no move into its end");
+  r.record = detail::names(root, line);
+  r.depth = static_cast<int>(line.size());
+  return done(PropertyResult::Status::kFails);
+}
+
+/// termination over the dense index (see the file comment), on one thread.
+template <DenseGame S>
+PropertyResult dense_termination(const S& root, bool symmetry, RunControl& ctl) {
+  using Moves = DenseMoves<S>;
+  using Move = typename S::Move;
+  PropertyResult r;
+  r.property = "termination";
+  r.method = "dense";
+  const std::string why = Moves::unsupported(root);
+  if (!why.empty()) throw InputError("--method dense: " + why);
+  Moves dm(root, symmetry);
+  DenseSet seen(dm.codec().key_count());
+  // The keys on the line: a counting filter (a key's count is nonzero
+  // while a key of its bucket is on the line; the line is searched only
+  // then).
+  std::vector<uint32_t> on_line(1 << 16, 0);
+  const auto bucket = [](uint32_t k) { return (k * uint64_t{0x9E3779B1}) >> 16 & 0xffff; };
+  struct Frame {
+    uint32_t key = 0;
+    std::vector<uint32_t> kids;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;  // frames [0, top) are the line
+  size_t top = 0;
+  typename Moves::Scratch sc;
+  uint64_t positions = 0;
+  const auto push = [&](uint32_t key) {
+    if (top == stack.size()) stack.emplace_back();
+    Frame& f = stack[top++];
+    f.key = key;
+    f.next = 0;
+    f.kids.clear();
+    dm.children(dm.decode(key), sc);
+    r.moves += sc.kids.size();
+    for (const auto& k : sc.kids)
+      if (k.code == Moves::kUnknown) {
+        f.kids.push_back(k.key);
+        seen.prefetch(k.key);
+      }
+    ++on_line[bucket(key)];
+    ++positions;
+    r.depth = std::max(r.depth, static_cast<int>(top) - 1);
+  };
+  const auto done = [&](PropertyResult::Status st) {
+    r.positions = positions;
+    r.bytes = seen.bytes();
+    return detail::finish(r, st, positions, ctl);
+  };
+  seen.insert(dm.key_of(root));
+  push(dm.key_of(root));
+  uint64_t steps = 0;
+  while (top > 0) {
+    Frame& f = stack[top - 1];
+    if (f.next == f.kids.size()) {
+      --on_line[bucket(f.key)];
+      --top;
+      continue;
+    }
+    const uint32_t k = f.kids[f.next++];
+    if (seen.insert(k)) {
+      push(k);  // (f may move)
+    } else if (on_line[bucket(k)] != 0) {
+      size_t d = 0;
+      while (d < top && stack[d].key != k) ++d;
+      if (d < top) {
+        // A cycle: from frame d along the line, then the move to k (an
+        // image of frame d's position).
+        std::vector<uint32_t> pre, seg;
+        for (size_t i = 1; i <= d; ++i) pre.push_back(stack[i].key);
+        for (size_t i = d + 1; i < top; ++i) seg.push_back(stack[i].key);
+        seg.push_back(k);
+        S x = root;
+        const std::vector<Move> prefix = dense_check_detail::lift(dm, x, pre);
+        const S start = x;
+        const std::vector<Move> loop = dense_check_detail::lift(dm, x, seg);
+        r.record = detail::names(root, prefix);
+        r.cycle = detail::names(start, detail::closed_cycle(start, x, loop));
+        return done(PropertyResult::Status::kFails);
+      }
+    }
+    if (++steps % 4096 == 0) {
+      ctl.work(4096);
+      ctl.status("termination (dense): " + with_commas(positions) + " positions, line of " +
+                 std::to_string(top) + " plies");
+      if (ctl.stop_requested()) {
+        r.note = "stopped by the time budget after " + with_commas(positions) + " positions";
+        return done(PropertyResult::Status::kIncomplete);
+      }
+    }
+  }
+  return done(PropertyResult::Status::kHolds);
+}
+
+}  // namespace loom::solver
