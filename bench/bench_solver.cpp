@@ -4,7 +4,7 @@
 // table (Gadur capture=merge-only; Fiodar, whose table keys carry the superko
 // histories on the heap), the compact alpha-beta (Gadur capture=merge-only,
 // 8-byte entries) and the superko alpha-beta (Fiodar, 16-byte entries).
-//   bench_solver [full|dense|compact|superko]
+//   bench_solver [full|dense|compact|superko|checks]
 // The default run also times alpha-beta on Migong side 3 (2 M nodes from the
 // start) beside Migong's perft, and `loom solve --method dfs` there (4 M
 // nodes) on one thread and on two.
@@ -24,6 +24,11 @@
 //            the start, 64-bit keys), each beside its perft rate
 //     superko: only the superko alpha-beta on Fiodar (side 2, side 3 after
 //            six stones, 20 M nodes from the side-3 start)
+//     checks: only `loom verify --property`'s checks on side 3, by the hash
+//            table and by the dense index (solver/dense_checks.h): Gadur
+//            merge-only termination and drawless, Gadur as written and
+//            Enfargar drawless, each beside its game's perft rate (about
+//            5 minutes, 1.5 GB)
 // Every solver figure is printed beside the same game's perft leaf rate
 // measured in the same run.
 #include <malloc.h>
@@ -165,8 +170,8 @@ void dfs_threads(const char* what, const C& ctx, const std::string& record, uint
     o.search_threads = threads;
     auto [rep, s] = bench::timed([&] { return solver::solve_position(root, o); });
     rate[threads - 1] = double(rep.nodes) / s;
-    bench::report(std::string(what) + ", " + std::to_string(threads) + " thr: nodes", rep.nodes,
-                  s, "nodes");
+    bench::report(std::string(what) + ", " + std::to_string(threads) + " thr: nodes", rep.nodes, s,
+                  "nodes");
   }
   std::printf("%-44s %14.2f times the one-thread node rate\n",
               (std::string(what) + ", 2 thr: speed-up").c_str(), rate[1] / rate[0]);
@@ -391,6 +396,40 @@ double dense(const char* what, const C& ctx, const std::string& record, int thre
   return s;
 }
 
+/// A property check by the hash table and by the dense index from the
+/// position after `record`, on `threads` threads (drawless; termination
+/// runs on one), beside the game's perft rate.
+template <class C>
+void property_checks(const char* what, const C& ctx, const std::string& record,
+                     const char* property, int threads, double perft_leaves_per_s) {
+  auto root = after(ctx, record);
+  const bool term = std::strcmp(property, "termination") == 0;
+  double hash_s = 0;
+  for (const bool dense : {false, true}) {
+    solver::RunControl ctl;
+    auto [r, s] = bench::timed([&] {
+      if (dense)
+        return term ? solver::dense_termination(root, true, ctl)
+                    : solver::dense_drawless(root, true, ctl, threads);
+      return term ? solver::check_termination(root, true, 0, ctl)
+                  : solver::check_drawless(root, true, 0, ctl, threads);
+    });
+    if (!dense) hash_s = s;
+    const std::string name = std::string(what) + " " + property + " " + r.method + " (" +
+                             std::to_string(term ? 1 : threads) + " thr)";
+    bench::report(name, r.positions, s, "positions");
+    char faster[48] = "";
+    if (dense && s > 0)
+      std::snprintf(faster, sizeof faster, ", %.1fx faster than hash", hash_s / s);
+    std::printf("%-44s %14.4f of perft's leaf rate; %s, %.0f bytes a position%s\n", "",
+                s > 0 ? (double(r.positions) / s) / perft_leaves_per_s : 0.0,
+                r.status == solver::PropertyResult::Status::kHolds ? "holds" : "fails",
+                r.bytes ? double(r.bytes) / double(r.positions) : 0.0, faster);
+    std::fflush(stdout);
+  }
+  malloc_trim(0);
+}
+
 /// The compact method on Gadur side 3 merge-only, after 'c3 a1' and from
 /// the start, beside the perft rate.
 void compact_side3() {
@@ -423,6 +462,18 @@ int main(int argc, char** argv) {
     superko("fiodar s2 from the start, superko", fio2, "", 0, pf);
     superko("fiodar s3 after 'c3 b2 b3 c2 d3 d2', superko", fio3, "c3 b2 b3 c2 d3 d2", 0, pf);
     superko("fiodar s3 from the start, superko 20M", fio3, "", 20'000'000, pf);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "checks") == 0) {
+    const GadurCtx aw(3, gadur::Options{}), mo(3, gadur::Options{false, true});
+    const EnfargarCtx en(3, enfargar::Options{});
+    const double pm = perft_rate("gadur s3 m-o", mo, "", 7);
+    property_checks("gadur s3 m-o", mo, "", "termination", 1, pm);
+    property_checks("gadur s3 m-o", mo, "", "drawless", 2, pm);
+    const double pg = perft_rate("gadur s3", aw, "", 7);
+    property_checks("gadur s3", aw, "", "drawless", 2, pg);
+    const double pe = perft_rate("enfargar s3", en, "", 6);
+    property_checks("enfargar s3", en, "", "drawless", 2, pe);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "dense") == 0) {

@@ -105,9 +105,7 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
   const int t = std::max(1, threads);
   std::vector<OwnLines<Part>> parts(static_cast<size_t>(t));
   const auto done = [&](PropertyResult::Status st) {
-    r.positions = positions;
-    r.bytes = set.bytes() + positions * sizeof(uint32_t);
-    return detail::finish(r, st, positions, ctl);
+    return detail::finish(r, st, positions, ctl, set.bytes() + positions * sizeof(uint32_t));
   };
   uint64_t best = kNone;
   size_t d = 0;
@@ -279,9 +277,7 @@ PropertyResult dense_termination(const S& root, bool symmetry, RunControl& ctl) 
     r.depth = std::max(r.depth, static_cast<int>(top) - 1);
   };
   const auto done = [&](PropertyResult::Status st) {
-    r.positions = positions;
-    r.bytes = seen.bytes();
-    return detail::finish(r, st, positions, ctl);
+    return detail::finish(r, st, positions, ctl, seen.bytes());
   };
   seen.insert(dm.key_of(root));
   push(dm.key_of(root));

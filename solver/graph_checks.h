@@ -41,16 +41,17 @@ struct PropertyResult {
   /// each position's distinct successors as its moves).
   std::string method = "hash";
   bool at_limit = false;  ///< stopped at the position limit (the hash table's)
-  uint64_t bytes = 0;     ///< memory of the tables (dense)
+  uint64_t bytes = 0;     ///< memory of the tables
 };
 
 namespace detail {
 
 /// Fills in how a check ended and returns the result.
 inline PropertyResult finish(PropertyResult& r, PropertyResult::Status st, uint64_t positions,
-                             const RunControl& ctl) {
+                             const RunControl& ctl, uint64_t bytes = 0) {
   r.status = st;
   r.positions = positions;
+  r.bytes = bytes;
   r.seconds = ctl.elapsed();
   return r;
 }
@@ -207,7 +208,8 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       for (size_t i = 0; i < d; ++i) prefix.push_back(stack[i].moves[stack[i].next - 1]);
       r.record = detail::names(root, prefix);
       r.cycle = detail::names(start, detail::closed_cycle(start, child, seg));
-      return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
+      return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl,
+                            table.bytes() + colour.size());
     }
     if (++steps % 4096 == 0) {
       ctl.work(4096);
@@ -217,16 +219,19 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       // saved): report how far it got, as at the position limit.
       if (ctl.stop_requested()) {
         r.note = "stopped by the time budget after " + with_commas(table.size()) + " positions";
-        return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+        return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
+                              table.bytes() + colour.size());
       }
     }
     if (table.size() > limit) {
       r.at_limit = true;
       r.note = "stopped at the position limit (" + with_commas(limit) + ")";
-      return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+      return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
+                            table.bytes() + colour.size());
     }
   }
-  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl);
+  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl,
+                        table.bytes() + colour.size());
 }
 
 /// Does every reachable end have a winner? Breadth-first; the witness is a
@@ -315,7 +320,8 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
           std::reverse(chain.begin(), chain.end());
           r.record = detail::names(root, detail::lift_path(root, canon, chain));
           r.outcome = outcome_name(static_cast<Outcome::Kind>(p.draw[j]));
-          return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl);
+          return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl,
+                                table.bytes() + parent.size() * 6);
         }
         for (uint32_t d = 0; d < p.degree[j]; ++d, ++c) {
           if (c + kAhead < p.hashes.size()) table.prefetch(p.hashes[c + kAhead]);
@@ -333,7 +339,8 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
             r.note = "stopped by the time budget after exploring every line of " +
                      std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies (" +
                      with_commas(table.size()) + " positions)";
-            return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+            return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
+                                  table.bytes() + parent.size() * 6);
           }
         }
         if (table.size() > limit) {
@@ -341,12 +348,14 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
           r.note = "stopped at the position limit (" + with_commas(limit) +
                    ") after exploring every line of " +
                    std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies";
-          return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl);
+          return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
+                                table.bytes() + parent.size() * 6);
         }
       }
     }
   }
-  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl);
+  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl,
+                        table.bytes() + parent.size() * 6);
 }
 
 }  // namespace loom::solver
