@@ -50,29 +50,27 @@ namespace dense_check_detail {
 template <DenseGame S>
 std::vector<typename S::Move> lift(const DenseMoves<S>& dm, S& x,
                                    const std::vector<uint32_t>& chain) {
-  std::vector<typename S::Move> out, ms;
-  typename S::Undo u;
-  for (uint32_t want : chain) {
-    x.legal_moves(ms);
-    bool found = false;
-    for (const auto& m : ms) {
-      S c = x;
-      c.apply(m, u);
-      if (c.is_terminal() || dm.key_of(c) != want) continue;
-      out.push_back(m);
-      x = c;
-      found = true;
-      break;
-    }
-    if (!found) throw std::logic_error("dense check: no move reaches the next position");
-  }
-  return out;
+  // Keys are below 2 * 3^19 < 2^32 - 1: all ones is no stored position.
+  return detail::lift_by(x, chain,
+                         [&](const S& c) { return c.is_terminal() ? ~uint32_t{0} : dm.key_of(c); });
+}
+
+inline bool has_winner(Outcome::Kind k) {
+  return k == Outcome::Kind::kBlackWins || k == Outcome::Kind::kWhiteWins;
 }
 
 inline constexpr uint64_t kNone = ~uint64_t{0};
 
-inline bool has_winner(Outcome::Kind k) {
-  return k == Outcome::Kind::kBlackWins || k == Outcome::Kind::kWhiteWins;
+/// A dense check's result before it runs; throws InputError where the
+/// dense index cannot take the position.
+template <DenseGame S>
+PropertyResult start(const S& root, const char* property) {
+  const std::string why = DenseMoves<S>::unsupported(root);
+  if (!why.empty()) throw InputError("--method dense: " + why);
+  PropertyResult r;
+  r.property = property;
+  r.method = "dense";
+  return r;
 }
 
 }  // namespace dense_check_detail
@@ -83,11 +81,7 @@ template <DenseGame S>
 PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int threads) {
   using Moves = DenseMoves<S>;
   using Move = typename S::Move;
-  PropertyResult r;
-  r.property = "drawless";
-  r.method = "dense";
-  const std::string why = Moves::unsupported(root);
-  if (!why.empty()) throw InputError("--method dense: " + why);
+  PropertyResult r = dense_check_detail::start(root, "drawless");
   Moves dm(root, symmetry);
   DenseSet set(dm.codec().key_count());
   std::vector<std::vector<uint32_t>> levels{{dm.key_of(root)}};
@@ -238,11 +232,7 @@ template <DenseGame S>
 PropertyResult dense_termination(const S& root, bool symmetry, RunControl& ctl) {
   using Moves = DenseMoves<S>;
   using Move = typename S::Move;
-  PropertyResult r;
-  r.property = "termination";
-  r.method = "dense";
-  const std::string why = Moves::unsupported(root);
-  if (!why.empty()) throw InputError("--method dense: " + why);
+  PropertyResult r = dense_check_detail::start(root, "termination");
   Moves dm(root, symmetry);
   DenseSet seen(dm.codec().key_count());
   // The keys on the line: a counting filter (a key's count is nonzero

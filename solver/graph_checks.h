@@ -56,14 +56,12 @@ inline PropertyResult finish(PropertyResult& r, PropertyResult::Status st, uint6
   return r;
 }
 
-/// Moves from `from` (a real position) to positions whose canonical keys are
-/// `chain` in turn: the lift of a path in the reduced graph to real moves.
-template <Game S>
-std::vector<typename S::Move> lift_path(const S& from, const Canonicalizer<S>& canon,
-                                        const std::vector<typename KeyTraits<S>::Key>& chain) {
-  using Traits = KeyTraits<S>;
+/// Moves from x (a real position, updated) to positions whose keys
+/// key_of(child) are `chain` in turn: the lift of a path in a reduced graph
+/// to real moves.
+template <Game S, class Key, class KeyOf>
+std::vector<typename S::Move> lift_by(S& x, const std::vector<Key>& chain, KeyOf&& key_of) {
   std::vector<typename S::Move> out, ms;
-  S x = from;
   typename S::Undo u;
   for (const auto& want : chain) {
     x.legal_moves(ms);
@@ -71,16 +69,24 @@ std::vector<typename S::Move> lift_path(const S& from, const Canonicalizer<S>& c
     for (const auto& m : ms) {
       S c = x;
       c.apply(m, u);
-      if (Traits::key(canon.canonical(c)) == want) {
+      if (key_of(c) == want) {
         out.push_back(m);
         x = c;
         found = true;
         break;
       }
     }
-    if (!found) throw std::logic_error("lift_path: no move reaches the next position");
+    if (!found) throw std::logic_error("lift: no move reaches the next position");
   }
   return out;
+}
+
+/// lift_by() from `from` by canonical keys.
+template <Game S>
+std::vector<typename S::Move> lift_path(const S& from, const Canonicalizer<S>& canon,
+                                        const std::vector<typename KeyTraits<S>::Key>& chain) {
+  S x = from;
+  return lift_by(x, chain, [&](const S& c) { return KeyTraits<S>::key(canon.canonical(c)); });
 }
 
 /// A cycle's moves from `start`: `seg` leads from start to `end`, which is

@@ -28,6 +28,19 @@ S replay(S s, const std::vector<std::string>& tokens) {
   return s;
 }
 
+/// s after `plies` random legal moves (fewer if the game ends), drawn with
+/// splitmix64 from seed.
+GState random_walk(GState s, int plies, uint64_t& seed) {
+  std::vector<GState::Move> ms;
+  GState::Undo u;
+  for (int i = 0; i < plies; ++i) {
+    s.legal_moves(ms);
+    if (ms.empty()) break;
+    s.apply(ms[splitmix64(seed) % ms.size()], u);
+  }
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("termination: Gadur as written has a cycle, with a replayable record",
@@ -48,32 +61,30 @@ TEST_CASE("termination: Gadur as written has a cycle, with a replayable record",
 }
 
 TEST_CASE("termination: a cycle closing on a symmetric image is lifted to a real cycle",
-          "[solver][termination]") {
+          "[solver][termination][dense]") {
   // From many random side-3 positions, every cycle found (with symmetry on)
-  // must replay to the identical position.
+  // by the hash check and by the dense one (a third of them: each takes a
+  // 317 MiB bitmap) must replay to the identical position.
   Board b(3, {});
-  std::vector<GState::Move> ms;
-  GState::Undo u;
   uint64_t seed = 99;
-  int found = 0;
+  int found = 0, dense_found = 0;
   for (int t = 0; t < 40; ++t) {
-    GState s = b.start();
-    int plies = static_cast<int>(splitmix64(seed) % 8);
-    for (int i = 0; i < plies; ++i) {
-      s.legal_moves(ms);
-      if (ms.empty()) break;
-      s.apply(ms[splitmix64(seed) % ms.size()], u);
-    }
+    const GState s = random_walk(b.start(), static_cast<int>(splitmix64(seed) % 8), seed);
     solver::RunControl ctl;
-    auto r = solver::check_termination(s, true, 200000, ctl);
-    if (r.status != St::kFails) continue;
-    ++found;
-    GState at = replay(s, r.record);
-    std::vector<std::string> all = r.record;
-    all.insert(all.end(), r.cycle.begin(), r.cycle.end());
-    CHECK(replay(s, all) == at);
+    for (const bool dense : {false, true}) {
+      if (dense && (t % 3 != 0 || s.is_terminal())) continue;
+      auto r = dense ? solver::dense_termination(s, true, ctl)
+                     : solver::check_termination(s, true, 200000, ctl);
+      if (r.status != St::kFails) continue;
+      ++(dense ? dense_found : found);
+      GState at = replay(s, r.record);
+      std::vector<std::string> all = r.record;
+      all.insert(all.end(), r.cycle.begin(), r.cycle.end());
+      CHECK(replay(s, all) == at);
+    }
   }
   CHECK(found > 10);
+  CHECK(dense_found > 5);
 }
 
 TEST_CASE("termination holds for merge-only side 2 and 3, drawless holds for Gadur side 2",
@@ -228,46 +239,10 @@ TEST_CASE("the dense property checks agree with the hash checks",
   dense_agrees(replay(e3.start(), {"a1", "e3", "a2", "e5", "e4", "c5", "c1"}));
   // Merge-only side 3 from 12 random plies in: holds, against the solver's set.
   const Board m3(3, {false, true});
-  GState s = m3.start();
-  std::vector<GState::Move> ms;
-  GState::Undo u;
   uint64_t seed = 5;
-  for (int i = 0; i < 12; ++i) {
-    s.legal_moves(ms);
-    REQUIRE(!ms.empty());
-    s.apply(ms[splitmix64(seed) % ms.size()], u);
-  }
+  const GState s = random_walk(m3.start(), 12, seed);
+  REQUIRE(!s.is_terminal());
   dense_agrees(s);
-}
-
-TEST_CASE("dense termination lifts cycles that close on a symmetric image",
-          "[solver][dense][termination]") {
-  // As the hash check's test above: random side-3 positions of Gadur as
-  // written; every cycle replays to the identical position.
-  Board b(3, {});
-  std::vector<GState::Move> ms;
-  GState::Undo u;
-  uint64_t seed = 7;
-  int found = 0;
-  for (int t = 0; t < 12; ++t) {
-    GState s = b.start();
-    int plies = 1 + static_cast<int>(splitmix64(seed) % 8);
-    for (int i = 0; i < plies; ++i) {
-      s.legal_moves(ms);
-      if (ms.empty()) break;
-      s.apply(ms[splitmix64(seed) % ms.size()], u);
-    }
-    if (s.is_terminal()) continue;
-    solver::RunControl ctl;
-    auto r = solver::dense_termination(s, true, ctl);
-    if (r.status != St::kFails) continue;
-    ++found;
-    GState at = replay(s, r.record);
-    std::vector<std::string> all = r.record;
-    all.insert(all.end(), r.cycle.begin(), r.cycle.end());
-    CHECK(replay(s, all) == at);
-  }
-  CHECK(found > 5);
 }
 
 TEST_CASE("the auto method goes on by the dense index past the position limit",
