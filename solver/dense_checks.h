@@ -14,7 +14,8 @@
 //   threads: at the first level holding a position with a move into an end
 //   without a winner, the witness is the one of those ends reached in the
 //   fewest plies (then the smallest key), and its line back to the start
-//   takes at each level the smallest key with a move to the next.
+//   takes at each level the smallest key with a move to the next (found
+//   by scanning the sorted level from its smallest key).
 // - termination: depth-first from the start with a visited bitmap and the
 //   keys on the line in a counting filter; a move to a key on the line closes
 //   a cycle, lifted to real moves as in graph_checks.h.
@@ -161,21 +162,23 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
     levels.push_back(std::move(next));
   }
   // The witness: its position P at level d, then back a level at a time to
-  // the smallest key with a move to the one after.
+  // the smallest key with a move to the one after: the level sorted, and
+  // scanned in increasing order (in batches over the threads, each part
+  // stopping at its first hit) until a batch holds one.
   const int extra = static_cast<int>(best >> 32);
   std::vector<uint32_t> chain{static_cast<uint32_t>(best)};
   for (size_t j = d; j-- > 0;) {
     const uint32_t want = chain.back();
-    const std::vector<uint32_t>& level = levels[j];
+    std::vector<uint32_t>& level = levels[j];
+    std::sort(level.begin(), level.end());
     uint32_t from = ~uint32_t{0};
-    for (uint64_t i = 0; i < level.size();) {
-      const uint64_t end = std::min<uint64_t>(level.size(), i + (uint64_t{1} << 16) * t);
+    for (uint64_t i = 0; i < level.size() && from == ~uint32_t{0};) {
+      const uint64_t end = std::min<uint64_t>(level.size(), i + (uint64_t{1} << 12) * t);
       run_parts(i, end, parts, [&](Part& p) {
         try {
           auto& sc = p.sc;
           p.best = kNone;
-          for (uint64_t q = p.begin; q < p.end; ++q) {
-            if (level[q] >= p.best) continue;
+          for (uint64_t q = p.begin; q < p.end && p.best == kNone; ++q) {
             dm.children(dm.decode(level[q]), sc);
             for (const auto& k : sc.kids)
               if (k.code == Moves::kUnknown && k.key == want) p.best = level[q];
