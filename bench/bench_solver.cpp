@@ -406,14 +406,11 @@ void property_checks(const char* what, const C& ctx, const std::string& record,
   const bool term = std::strcmp(property, "termination") == 0;
   double hash_s = 0;
   for (const bool dense : {false, true}) {
-    solver::RunControl ctl;
-    auto [r, s] = bench::timed([&] {
-      if (dense)
-        return term ? solver::dense_termination(root, true, ctl)
-                    : solver::dense_drawless(root, true, ctl, threads);
-      return term ? solver::check_termination(root, true, 0, ctl)
-                  : solver::check_drawless(root, true, 0, ctl, threads);
-    });
+    solver::PropertyOptions o;
+    o.threads = threads;
+    o.method =
+        dense ? solver::PropertyOptions::Method::kDense : solver::PropertyOptions::Method::kHash;
+    auto [r, s] = bench::timed([&] { return solver::check_property(root, property, o); });
     if (!dense) hash_s = s;
     const std::string name = std::string(what) + " " + property + " " + r.method + " (" +
                              std::to_string(term ? 1 : threads) + " thr)";

@@ -56,10 +56,6 @@ std::vector<typename S::Move> lift(const DenseMoves<S>& dm, S& x,
                          [&](const S& c) { return c.is_terminal() ? ~uint32_t{0} : dm.key_of(c); });
 }
 
-inline bool has_winner(Outcome::Kind k) {
-  return k == Outcome::Kind::kBlackWins || k == Outcome::Kind::kWhiteWins;
-}
-
 inline constexpr uint64_t kNone = ~uint64_t{0};
 
 /// A dense check's result before it runs; throws InputError where the
@@ -89,11 +85,13 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
   set.insert(levels[0][0]);
   uint64_t positions = 1;
   // A witness candidate: (plies past its position's level - 1) << 32 | key.
-  constexpr uint64_t kNone = dense_check_detail::kNone;
+  using dense_check_detail::kNone;
   struct Part {
     uint64_t begin = 0, end = 0;
     std::vector<uint32_t> found;
-    uint64_t moves = 0, best = dense_check_detail::kNone;
+    uint64_t moves = 0, best = kNone;
+    uint32_t parent = 0;  // the line back: the first key of the part with a move to it
+    bool has_parent = false;
     std::exception_ptr error;
     typename Moves::Scratch sc;
   };
@@ -144,8 +142,8 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
         r.moves += p.moves;
         best = std::min(best, p.best);
         next.insert(next.end(), p.found.begin(), p.found.end());
+        positions += p.found.size();
       }
-      for (const Part& p : parts) positions += p.found.size();
       ctl.work(end - i);
       i = end;
       ctl.status("drawless (dense): " + with_commas(positions) + " positions, depth " +
@@ -171,56 +169,57 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
     const uint32_t want = chain.back();
     std::vector<uint32_t>& level = levels[j];
     std::sort(level.begin(), level.end());
-    uint32_t from = ~uint32_t{0};
-    for (uint64_t i = 0; i < level.size() && from == ~uint32_t{0};) {
+    const Part* hit = nullptr;
+    for (uint64_t i = 0; i < level.size() && !hit;) {
       const uint64_t end = std::min<uint64_t>(level.size(), i + (uint64_t{1} << 12) * t);
       run_parts(i, end, parts, [&](Part& p) {
         try {
-          auto& sc = p.sc;
-          p.best = kNone;
-          for (uint64_t q = p.begin; q < p.end && p.best == kNone; ++q) {
-            dm.children(dm.decode(level[q]), sc);
-            for (const auto& k : sc.kids)
-              if (k.code == Moves::kUnknown && k.key == want) p.best = level[q];
+          p.has_parent = false;
+          for (uint64_t q = p.begin; q < p.end && !p.has_parent; ++q) {
+            dm.children(dm.decode(level[q]), p.sc);
+            for (const auto& k : p.sc.kids)
+              if (k.code == Moves::kUnknown && k.key == want) {
+                p.parent = level[q];
+                p.has_parent = true;
+              }
           }
         } catch (...) {
           p.error = std::current_exception();
         }
       });
+      // The parts hold increasing ranges: the first with a parent has the smallest.
       for (const Part& p : parts)
-        if (p.best != kNone) from = std::min(from, static_cast<uint32_t>(p.best));
+        if (p.has_parent) {
+          hit = &p;
+          break;
+        }
       i = end;
     }
-    if (from == ~uint32_t{0}) throw std::logic_error("dense drawless: a level has no parent");
-    chain.push_back(from);
+    if (!hit) throw std::logic_error("dense drawless: a level has no parent");
+    chain.push_back(hit->parent);
   }
   chain.pop_back();  // the start
   std::reverse(chain.begin(), chain.end());
   S x = root;
   std::vector<Move> line = dense_check_detail::lift(dm, x, chain);
-  // The move (and, after a pass, the only answer) into the end.
-  std::vector<Move> ms, ms2;
+  // The move into the end (and after a pass the only answer, a pass that
+  // ends the game): a virtual child of the position, as children() saw it.
+  std::vector<Move> ms;
   typename S::Undo u;
   x.legal_moves(ms);
   bool found = false;
   for (const Move& m : ms) {
     S c = x;
     c.apply(m, u);
-    if (extra == 0) {
-      if (!c.is_terminal() || dense_check_detail::has_winner(c.outcome().kind)) continue;
-      line.push_back(m);
-      r.outcome = outcome_name(c.outcome().kind);
-    } else {
-      if (c.is_terminal() || dense_detail::passes_of(c) == 0) continue;
-      c.legal_moves(ms2);
-      if (ms2.size() != 1) continue;
-      S c2 = c;
-      c2.apply(ms2[0], u);
-      if (!c2.is_terminal() || dense_check_detail::has_winner(c2.outcome().kind)) continue;
-      line.push_back(m);
-      line.push_back(ms2[0]);
-      r.outcome = outcome_name(c2.outcome().kind);
+    const auto end = dm.end_code(c);
+    if (!end || end->first != Moves::kNeutral || end->second != extra) continue;
+    line.push_back(m);
+    if (extra == 1) {  // the only answer
+      c.legal_moves(ms);
+      line.push_back(ms[0]);
+      c.apply(ms[0], u);
     }
+    r.outcome = outcome_name(c.outcome().kind);
     found = true;
     break;
   }

@@ -157,6 +157,9 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
   size_t top = 0;
   uint64_t limit = max_positions ? max_positions : PositionTable<Key>::kMaxPositions;
   typename S::Undo u;
+  const auto done = [&](PropertyResult::Status st) {
+    return detail::finish(r, st, table.size(), ctl, table.bytes() + colour.size());
+  };
 
   auto push = [&](const S& s, uint32_t idx) {
     if (top == stack.size()) stack.push_back(Frame{s, {}, {}, {}, 0, idx});
@@ -214,8 +217,7 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       for (size_t i = 0; i < d; ++i) prefix.push_back(stack[i].moves[stack[i].next - 1]);
       r.record = detail::names(root, prefix);
       r.cycle = detail::names(start, detail::closed_cycle(start, child, seg));
-      return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl,
-                            table.bytes() + colour.size());
+      return done(PropertyResult::Status::kFails);
     }
     if (++steps % 4096 == 0) {
       ctl.work(4096);
@@ -225,19 +227,16 @@ PropertyResult check_termination(const S& root, bool symmetry, uint64_t max_posi
       // saved): report how far it got, as at the position limit.
       if (ctl.stop_requested()) {
         r.note = "stopped by the time budget after " + with_commas(table.size()) + " positions";
-        return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
-                              table.bytes() + colour.size());
+        return done(PropertyResult::Status::kIncomplete);
       }
     }
     if (table.size() > limit) {
       r.at_limit = true;
       r.note = "stopped at the position limit (" + with_commas(limit) + ")";
-      return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
-                            table.bytes() + colour.size());
+      return done(PropertyResult::Status::kIncomplete);
     }
   }
-  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl,
-                        table.bytes() + colour.size());
+  return done(PropertyResult::Status::kHolds);
 }
 
 /// Does every reachable end have a winner? Breadth-first; the witness is a
@@ -260,6 +259,9 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
   ChunkedVector<uint32_t> parent;
   ChunkedVector<uint16_t> depth;
   uint64_t limit = max_positions ? max_positions : PositionTable<Key>::kMaxPositions;
+  const auto done = [&](PropertyResult::Status st) {
+    return detail::finish(r, st, table.size(), ctl, table.bytes() + parent.size() * 6);
+  };
   {
     S c = canon.canonical(root);
     table.insert(Traits::key(c), c.hash());
@@ -326,8 +328,7 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
           std::reverse(chain.begin(), chain.end());
           r.record = detail::names(root, detail::lift_path(root, canon, chain));
           r.outcome = outcome_name(static_cast<Outcome::Kind>(p.draw[j]));
-          return detail::finish(r, PropertyResult::Status::kFails, table.size(), ctl,
-                                table.bytes() + parent.size() * 6);
+          return done(PropertyResult::Status::kFails);
         }
         for (uint32_t d = 0; d < p.degree[j]; ++d, ++c) {
           if (c + kAhead < p.hashes.size()) table.prefetch(p.hashes[c + kAhead]);
@@ -345,8 +346,7 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
             r.note = "stopped by the time budget after exploring every line of " +
                      std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies (" +
                      with_commas(table.size()) + " positions)";
-            return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
-                                  table.bytes() + parent.size() * 6);
+            return done(PropertyResult::Status::kIncomplete);
           }
         }
         if (table.size() > limit) {
@@ -354,14 +354,12 @@ PropertyResult check_drawless(const S& root, bool symmetry, uint64_t max_positio
           r.note = "stopped at the position limit (" + with_commas(limit) +
                    ") after exploring every line of " +
                    std::to_string(depth[i] > 0 ? depth[i] - 1 : 0) + " plies";
-          return detail::finish(r, PropertyResult::Status::kIncomplete, table.size(), ctl,
-                                table.bytes() + parent.size() * 6);
+          return done(PropertyResult::Status::kIncomplete);
         }
       }
     }
   }
-  return detail::finish(r, PropertyResult::Status::kHolds, table.size(), ctl,
-                        table.bytes() + parent.size() * 6);
+  return done(PropertyResult::Status::kHolds);
 }
 
 }  // namespace loom::solver

@@ -28,6 +28,17 @@ S replay(S s, const std::vector<std::string>& tokens) {
   return s;
 }
 
+/// A failed termination check's witness: after its record and cycle the
+/// position is the one after its record alone.
+template <class S>
+void cycle_returns(const S& root, const solver::PropertyResult& r) {
+  REQUIRE(!r.cycle.empty());
+  const S at = replay(root, r.record);
+  std::vector<std::string> all = r.record;
+  all.insert(all.end(), r.cycle.begin(), r.cycle.end());
+  CHECK(replay(root, all) == at);
+}
+
 /// s after `plies` random legal moves (fewer if the game ends), drawn with
 /// splitmix64 from seed.
 GState random_walk(GState s, int plies, uint64_t& seed) {
@@ -51,11 +62,7 @@ TEST_CASE("termination: Gadur as written has a cycle, with a replayable record",
       solver::RunControl ctl;
       auto r = solver::check_termination(b.start(), sym, 0, ctl);
       REQUIRE(r.status == St::kFails);
-      REQUIRE(!r.cycle.empty());
-      GState at = replay(b.start(), r.record);
-      std::vector<std::string> all = r.record;
-      all.insert(all.end(), r.cycle.begin(), r.cycle.end());
-      CHECK(replay(b.start(), all) == at);  // the cycle returns to the same position
+      cycle_returns(b.start(), r);
     }
   }
 }
@@ -77,10 +84,7 @@ TEST_CASE("termination: a cycle closing on a symmetric image is lifted to a real
                      : solver::check_termination(s, true, 200000, ctl);
       if (r.status != St::kFails) continue;
       ++(dense ? dense_found : found);
-      GState at = replay(s, r.record);
-      std::vector<std::string> all = r.record;
-      all.insert(all.end(), r.cycle.begin(), r.cycle.end());
-      CHECK(replay(s, all) == at);
+      cycle_returns(s, r);
     }
   }
   CHECK(found > 10);
@@ -198,12 +202,7 @@ void dense_agrees(const S& root) {
     CHECK(dense.method == "dense");
     REQUIRE(dense.status == hash.status);
     if (dense.status == St::kHolds) CHECK(dense.positions == solve.positions());
-    if (dense.status == St::kFails && term) {
-      const S at = replay(root, dense.record);
-      std::vector<std::string> all = dense.record;
-      all.insert(all.end(), dense.cycle.begin(), dense.cycle.end());
-      CHECK(replay(root, all) == at);
-    }
+    if (dense.status == St::kFails && term) cycle_returns(root, dense);
     if (dense.status == St::kFails && !term) {
       CHECK(dense.record.size() == hash.record.size());
       const S end = replay(root, dense.record);
