@@ -21,6 +21,7 @@
 
 #include "model/common/game.h"
 #include "solver/huge_pages.h"
+#include "solver/threads.h"
 
 namespace loom::solver {
 
@@ -55,10 +56,10 @@ void run_parts(uint64_t begin, uint64_t end, std::vector<Part>& parts, Work&& wo
   if (t == 1) {
     work(parts[0]);
   } else {
-    std::vector<std::thread> workers;
-    for (uint64_t k = 1; k < t; ++k) workers.emplace_back([&, k] { work(parts[k]); });
+    ThreadGroup workers;
+    for (uint64_t k = 1; k < t; ++k) workers.start([&, k] { work(parts[k]); });
     work(parts[0]);
-    for (auto& w : workers) w.join();
+    workers.join();
   }
   for (auto& p : parts)
     if (p.error) std::rethrow_exception(p.error);

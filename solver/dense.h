@@ -51,6 +51,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -454,7 +455,7 @@ class WideCodec : public Base3Keys<uint64_t> {
 /// `threads` threads, each taking the next slice until none is left (on
 /// the calling thread if one slice covers it all, or with one thread).
 /// A slice's exception stops the others at their next slice and is thrown
-/// here (as std::runtime_error with its message).
+/// here as it was thrown (an InputError stays one: exit status 2).
 template <class F>
 void parallel_slices(int threads, uint64_t n, uint64_t grain, F&& f) {
   if (threads <= 1 || grain >= n) {  // one slice: no thread started
@@ -462,24 +463,30 @@ void parallel_slices(int threads, uint64_t n, uint64_t grain, F&& f) {
     return;
   }
   std::atomic<uint64_t> next{0};
-  std::vector<std::thread> ws;
-  std::vector<std::string> errors(threads);
-  for (int i = 0; i < threads; ++i)
-    ws.emplace_back([&, i] {
-      try {
-        for (;;) {
-          const uint64_t lo = next.fetch_add(grain);
-          if (lo >= n) break;
-          f(i, lo, std::min(n, lo + grain));
-        }
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-        next.store(n);  // the others stop at their next slice
-      }
-    });
-  for (auto& w : ws) w.join();
+  std::vector<std::exception_ptr> errors(threads);
+  {
+    ThreadGroup ws;
+    try {
+      for (int i = 0; i < threads; ++i)
+        ws.start([&, i] {
+          try {
+            for (;;) {
+              const uint64_t lo = next.fetch_add(grain);
+              if (lo >= n) break;
+              f(i, lo, std::min(n, lo + grain));
+            }
+          } catch (...) {
+            errors[i] = std::current_exception();
+            next.store(n);  // the others stop at their next slice
+          }
+        });
+    } catch (...) {  // a thread that could not start: the others stop
+      next.store(n);
+      throw;
+    }
+  }
   for (const auto& e : errors)
-    if (!e.empty()) throw std::runtime_error(e);
+    if (e) std::rethrow_exception(e);
 }
 
 /// A set of keys as a bitmap, with a rank directory once complete. Each

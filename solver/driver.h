@@ -1242,15 +1242,14 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
     }
   };
   {
-    std::vector<std::thread> ws;
+    ThreadGroup ws;
     try {
-      for (int t = 0; t < threads; ++t) ws.emplace_back(work, t);
+      for (int t = 0; t < threads; ++t) ws.start(work, t);
     } catch (...) {  // a thread that could not start: stop the others
       quit = true;
-      for (auto& w : ws) w.join();
       throw;
     }
-    for (auto& w : ws) w.join();
+    ws.join();
   }
   for (const auto& e : errors)
     if (e) {
@@ -1861,16 +1860,14 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
         quit = true;
       }
     };
-    std::vector<std::thread> ws;
-    ws.reserve(threads);
+    ThreadGroup ws;
     try {
-      for (int t = 0; t < threads; ++t) ws.emplace_back(guarded, t);
-    } catch (...) {
+      for (int t = 0; t < threads; ++t) ws.start(guarded, t);
+    } catch (...) {  // a thread that could not start: stop the others
       quit = true;
-      for (auto& w : ws) w.join();
       throw;
     }
-    for (auto& w : ws) w.join();
+    ws.join();
     rep.tables = threads;
   }
   if (error) std::rethrow_exception(error);

@@ -23,6 +23,7 @@
 #include "solver/checkpoint.h"
 #include "solver/control.h"
 #include "solver/nardy/table_file.h"
+#include "solver/threads.h"
 
 namespace loom::nardy::exact {
 
@@ -148,9 +149,11 @@ Successors::Successors() {
       }
     }
   };
-  std::thread other_half(work, kHomePositions / 2, kHomePositions);
-  work(0, kHomePositions / 2);
-  other_half.join();
+  {
+    loom::solver::ThreadGroup other_half;
+    other_half.start(work, kHomePositions / 2, kHomePositions);
+    work(0, kHomePositions / 2);
+  }
   start_.resize(lists.size() + 1);
   size_t total = 0;
   for (size_t k = 0; k < lists.size(); ++k) {
@@ -459,10 +462,10 @@ struct TwoSidedBuilder {
       run();
       return;
     }
-    std::vector<std::thread> pool;
-    for (int i = 1; i < threads; ++i) pool.emplace_back(run);
+    loom::solver::ThreadGroup pool;
+    for (int i = 1; i < threads; ++i) pool.start(run);
     run();
-    for (auto& th : pool) th.join();
+    pool.join();
   }
 };
 

@@ -20,6 +20,7 @@
 #include "solver/control.h"
 #include "solver/core.h"
 #include "solver/nardy/table_file.h"
+#include "solver/threads.h"
 
 namespace loom::nardy::exact {
 
@@ -301,10 +302,10 @@ struct FewCheckersSolver {
       }
     };
     if (threads > 1) {
-      std::vector<std::thread> pool;
-      for (int t = 1; t < threads; ++t) pool.emplace_back(run, static_cast<size_t>(t));
+      loom::solver::ThreadGroup pool;
+      for (int t = 1; t < threads; ++t) pool.start(run, static_cast<size_t>(t));
       run(0);
-      for (auto& th : pool) th.join();
+      pool.join();
     } else {
       run(0);
     }

@@ -6,13 +6,18 @@
 // (State::predecessors) are checked for completeness and soundness against
 // the forward move generator. The side-3 games from the empty board are
 // [.slow]; their expected values are the README's (hash retrograde and
-// alpha-beta results).
+// alpha-beta results). Last, the worker threads' errors (solver/threads.h,
+// parallel_slices).
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <set>
+#include <system_error>
+#include <thread>
 
 #include <unistd.h>
 
@@ -593,4 +598,57 @@ TEST_CASE("dense keys: a move's and a board change's keys equal the canonical ke
     }
     CHECK(checked > 1000);
   }
+}
+
+namespace {
+/// A thread body whose copy fails as a thread that cannot start does
+/// (std::thread copies its function before the thread exists).
+struct Unstartable {
+  Unstartable() = default;
+  Unstartable(const Unstartable&) {
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+  }
+  void operator()() const {}
+};
+}  // namespace
+
+TEST_CASE("a thread that cannot start is bad input after the others are joined",
+          "[solver][threads]") {
+  std::atomic<int> done{0};
+  const auto slow = [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ++done;
+  };
+  bool thrown = false;
+  try {
+    solver::ThreadGroup g;
+    g.start(slow);
+    g.start(slow);
+    g.start(Unstartable{});
+  } catch (const InputError& e) {
+    thrown = true;
+    CHECK(std::string(e.what()).find("2 started): try fewer --threads") != std::string::npos);
+    // Both started threads ran to the end before the error left the group
+    // (an unjoined std::thread would have ended the program).
+    CHECK(done == 2);
+  }
+  CHECK(thrown);
+}
+
+TEST_CASE("an error in a parallel slice keeps its type", "[solver][threads]") {
+  // One slice throws bad input: it arrives as InputError (exit status 2),
+  // not as an internal error; an allocation failure stays one (out of
+  // memory, also 2).
+  std::atomic<uint64_t> ran{0};
+  REQUIRE_THROWS_AS(solver::parallel_slices(2, 1000, 10,
+                                            [&](int, uint64_t lo, uint64_t) {
+                                              ++ran;
+                                              if (lo == 500) throw InputError("slice 50");
+                                            }),
+                    InputError);
+  CHECK(ran >= 51);  // every slice taken up to the one that threw ran
+  CHECK(ran <= 100);
+  REQUIRE_THROWS_AS(solver::parallel_slices(
+                        2, 1000, 10, [&](int, uint64_t, uint64_t) { throw std::bad_alloc(); }),
+                    std::bad_alloc);
 }
