@@ -269,7 +269,8 @@ class Retrograde {
       table_.clear();
       for (uint64_t i = 0; i < n; ++i) {
         S s = Traits::state(root_, keys[i]);
-        if (s.check_invariants() != "") r.corrupt("a stored position is not a valid position");
+        if (s.check_invariants() != "" || !(Traits::key(s) == keys[i]))
+          r.corrupt("a stored position is not a valid position");
         auto [idx, fresh] = table_.insert(keys[i], s.hash());
         if (!fresh || idx != i) r.corrupt("a position is stored twice");
       }

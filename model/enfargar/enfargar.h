@@ -177,6 +177,8 @@ class State {
     State s(ctx_);
     for (int c = 0; c < 2; ++c)
       for (int i = 0; i < W; ++i) s.stones_[c].w[i] = p.w[c * W + i];
+    // Off-board bits (a forged file) are dropped: pack() then differs from p.
+    for (auto& b : s.stones_) b &= ctx_->masks.valid();
     s.to_move_ = (p.w[2 * W] & 1) ? Color::kWhite : Color::kBlack;
     s.passes_ = static_cast<uint8_t>((p.w[2 * W] >> 1) & 3);
     s.wiped_ = (p.w[2 * W] & 8) != 0;

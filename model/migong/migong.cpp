@@ -490,15 +490,19 @@ typename State<W>::Packed State<W>::pack() const {
 template <int W>
 State<W> State<W>::unpack(const Packed& p) const {
   State s(ctx_.p);
+  // Whatever the bytes (a forged file): no slot off the board is read and
+  // every field is in range; a caller comparing pack() with p sees what
+  // was dropped.
   for (int site = 0; site < kSlots; ++site)
-    if (p.cell[site] != 0) {
+    if (p.cell[site] != 0 && ctx_->cells().test(site)) {
       const int v = p.cell[site] - 1;
       s.place(site, v >= 64 ? Color::kWhite : Color::kBlack, v & 63);
     }
   s.to_move_ = (p.status & 1) ? Color::kWhite : Color::kBlack;
   s.swapped_ = (p.status >> 1) & 1;
   s.passes_ = static_cast<int8_t>((p.status >> 2) & 3);
-  s.last_placer_ = static_cast<int8_t>(static_cast<int>((p.status >> 4) & 3) - 1);
+  const int last = static_cast<int>((p.status >> 4) & 3) - 1;
+  s.last_placer_ = static_cast<int8_t>(last > 1 ? -1 : last);
   s.hash_ = s.recompute_hash();
   return s;
 }
