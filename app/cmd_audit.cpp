@@ -54,7 +54,7 @@ std::vector<CommandSpec> audit_commands() {
                         std::numeric_limits<uint64_t>::max());
          add_int_option(cmd, "--threads", a->threads,
                         "worker threads of the solve and the drawless check (default: cores, <= 8)",
-                        1, 256);
+                        1, 64);
          cmd->add_flag(
              "--no-queries", [a](int64_t) { a->queries = false; }, "skip the Z3 rule questions");
          return Action([=](std::ostream& out, std::ostream& err) {

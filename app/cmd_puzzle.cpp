@@ -60,7 +60,7 @@ std::string prepare_progress(const std::string& dir, std::optional<solver::Check
   // The collection's fixed files too (a directory in the place of one was
   // found only when the finished collection was written).
   for (const char* name : {"puzzles.jsonl", "index.html", "puzzles.job"})
-    check_writable((std::filesystem::path(dir) / name).string(), "--out");
+    check_whole_writable((std::filesystem::path(dir) / name).string(), "--out");
   lock.emplace(path, "--out");
   return path;
 }

@@ -203,9 +203,11 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
                      " (one process reads a table; nothing is solved)");
   if (ga.given("--save-table") && ga.given("--checkpoint")) {
     // Compared where each is written: through a symbolic link (a dangling
-    // one too), at its target.
+    // one too), at its target; from the root (weakly_canonical leaves a
+    // relative name of nothing existing relative: `x` against `./x`).
     const auto where = [](const std::string& f, std::error_code& e) {
-      return std::filesystem::weakly_canonical(solver::checkpoint_target(f), e);
+      return std::filesystem::weakly_canonical(
+          std::filesystem::absolute(solver::checkpoint_target(f)), e);
     };
     const auto same = [&](const std::string& x, const std::string& y) {
       std::error_code e1, e2;

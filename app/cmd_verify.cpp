@@ -30,7 +30,7 @@ std::vector<CommandSpec> verify_commands() {
          add_int_option(cmd, "--threads", a->threads,
                         "--property drawless: worker threads expanding positions (default: "
                         "cores, <= 8; the same result on any number)",
-                        1, 256);
+                        1, 64);
          cmd->add_option("--method", a->method,
                          "--property: auto (default: the hash check; past --max-positions, the "
                          "dense one where it fits), hash (a table of the positions met) or "

@@ -697,7 +697,8 @@ void ensure_dir(const std::string& dir) {
     throw InputError("--out " + clip_token(dir, 200) +
                      ": cannot create the directory: " + std::strerror(errno));
   }
-  for (const char* name : {"report.json", "report.html"}) check_writable(dir + "/" + name, "--out");
+  for (const char* name : {"report.json", "report.html"})
+    check_whole_writable(dir + "/" + name, "--out");
   // A link is refused: the lock would be taken beside its target, while
   // the report's rename replaces the link itself.
   const std::string json_file = dir + "/report.json";

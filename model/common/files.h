@@ -162,6 +162,14 @@ inline void write_text_file(const std::string& path, std::string_view text, bool
   if (::close(fd) != 0) throw fail(errno);
 }
 
+/// check_writable() for a file write_whole() will write: the file and its
+/// PATH.tmp (a directory there was found, or an empty one removed, only
+/// when the finished work was written).
+inline void check_whole_writable(const std::string& path, std::string_view what) {
+  check_writable(path, what);
+  check_writable(path + ".tmp", what);
+}
+
 /// Writes `text` to `path` whole or not at all: to PATH.tmp (anything left
 /// there, a link or FIFO included, removed first), then renamed over
 /// `path`, so a full disk or a kill never leaves half a file that a rerun

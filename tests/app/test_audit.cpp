@@ -507,6 +507,18 @@ TEST_CASE("an audit never writes over another audit's report", "[audit]") {
       {{audit({"gadur"}), "report.json is a symbolic link; remove it or name another directory"}});
   std::filesystem::remove(dir + "/report.json");
   CHECK(!std::filesystem::exists(dir + "/report.json"));
+  // A directory at report.json.tmp (the report is written there, then
+  // renamed): refused before the work, and kept, even when empty (the whole
+  // audit ran, then failed, or removed the empty directory; a reviewer's
+  // find).
+  for (const char* tmp : {"/report.json.tmp", "/report.html.tmp"}) {
+    std::filesystem::create_directories(dir + tmp);
+    loom::testing::check_bad_inputs(
+        {{audit({"gadur"}), std::string(tmp).substr(1) + "': it is a directory"}});
+    CHECK(std::filesystem::is_directory(dir + tmp));
+    CHECK(!std::filesystem::exists(dir + "/report.json"));
+    std::filesystem::remove(dir + tmp);
+  }
   std::filesystem::remove_all(dir);
 }
 

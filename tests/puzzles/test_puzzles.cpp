@@ -619,7 +619,9 @@ TEST_CASE("loom puzzle make and check: files, exit statuses, tampering", "[puzzl
   // first at the end of the run) goes: refused before any generation (it
   // was found only when the collection was written).
   const std::string blocked = dir + "/blocked";
-  for (const std::string name : {"index.html", "puzzles.job"}) {
+  // Their PATH.tmp likewise (written first, then renamed: a reviewer's find).
+  for (const std::string name :
+       {"index.html", "puzzles.job", "puzzles.jsonl.tmp", "index.html.tmp"}) {
     std::filesystem::create_directories(blocked + "/" + name);
     auto b = testing::run({"puzzle", "make", "gadur", "--size", "3", "--count", "1", "--seed", "1",
                            "--out", blocked});

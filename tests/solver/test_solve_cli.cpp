@@ -134,6 +134,10 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
        "--threads is not used by --property termination"},
       {{"verify", "gadur", "--size", "2", "--property", "drawless", "--threads", "0"},
        "--threads: '0' is out of range"},
+      {{"verify", "gadur", "--size", "2", "--property", "drawless", "--threads", "65"},
+       "--threads: '65' is out of range (expected an integer 1..64)"},
+      {{"audit", "gadur", "--size", "2", "--threads", "65"},
+       "--threads: '65' is out of range (expected an integer 1..64)"},
       {{"solve", "gadur", "--size", "2", "--method", "dense", "--checkpoint", "x.ckpt", "--kept-mb",
         "5"},
        "--kept-mb is not used by --method dense with --checkpoint"},
@@ -1354,6 +1358,10 @@ TEST_CASE("dense tables: another job's table, a position it lacks, and option cl
       {with(a1, {"--table", file, "--kept-mb", "1"}), "--kept-mb is not used with --table"},
       {with(a1, {"--check-table"}), "--check-table: only with --table"},
       {with(a1, {"--save-table", file + "5", "--checkpoint", file + "5"}),
+       "--save-table and --checkpoint name the same file"},
+      // Spelled differently, relative (said "another loom process (pid N:
+      // this one) is using this checkpoint": a reviewer's find).
+      {with(a1, {"--save-table", "loom_same_rel.tbl", "--checkpoint", "./loom_same_rel.tbl"}),
        "--save-table and --checkpoint name the same file"},
       // The table at the checkpoint's lock file once replaced the lock the
       // run held (exit 0; every later run refused): a reviewer's find.
