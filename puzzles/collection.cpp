@@ -1,6 +1,7 @@
 // The game-independent parts of puzzles: the shape of a puzzle object, the
 // collection directory (puzzles.jsonl, one SVG a puzzle, index.html) and
 // reading puzzle files back.
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <set>
@@ -67,8 +68,17 @@ void validate_shape(const nlohmann::json& p) {
   for (const auto& [k, v] : p["rules"].items())
     if (!v.is_string()) throw InputError(who + ": rule '" + clip_token(k) + "' is not a string");
   // The position: a record (Fiodar may add a setup), or a Long Nardy
-  // position string and dice.
-  if (p["game"] == "nardy") {
+  // position string and dice; the other form's keys are refused (a Gadur
+  // puzzle with a "position" was checked by its record alone, exit 0).
+  const bool nardy = p["game"] == "nardy";
+  static constexpr std::array<const char*, 2> kBoardKeys = {"record", "setup"},
+                                              kNardyKeys = {"position", "dice"};
+  for (const char* k : nardy ? kBoardKeys : kNardyKeys)
+    if (p.contains(k))
+      throw InputError(who + ": '" + k + "' is not a key of " +
+                       (nardy ? "a Long Nardy puzzle (its position is 'position' and 'dice')"
+                              : "this game's puzzles (their position is 'record')"));
+  if (nardy) {
     // Long Nardy has one board; its puzzles say size 0 (CONVENTIONS.md).
     if (p["size"] != 0)
       throw InputError(who + ": size " + p["size"].dump() +

@@ -698,6 +698,20 @@ TEST_CASE("loom puzzle check: a repeated id, a Long Nardy size other than 0, are
     bad.push_back(
         {{"puzzle", "check", file}, "size " + std::to_string(size) + " is not Long Nardy's"});
   }
+  // The other form's position keys (a Gadur puzzle with a "position", a
+  // Long Nardy one with a "record"): which one was checked could not be
+  // told (they were ignored, exit 0; a helper's find).
+  for (const auto& [base, key, needle] :
+       {std::tuple{gadur, "position", "is not a key of this game's puzzles"},
+        std::tuple{gadur, "dice", "is not a key of this game's puzzles"},
+        std::tuple{nardy, "record", "is not a key of a Long Nardy puzzle"},
+        std::tuple{nardy, "setup", "is not a key of a Long Nardy puzzle"}}) {
+    json p = base;
+    p[key] = "a1";
+    const std::string file = dir + "/foreign_" + key + ".jsonl";
+    write_lines(file, {p});
+    bad.push_back({{"puzzle", "check", file}, "'" + std::string(key) + "' " + needle});
+  }
   {  // 2^32 + N read as an int was side N.
     json p = gadur;
     p["size"] = (int64_t{1} << 32) + p["size"].get<int64_t>();
