@@ -44,6 +44,12 @@ std::vector<CommandSpec> verify_commands() {
                             0.001, 1e9);
          return Action([=](std::ostream& out, std::ostream& err) {
            if (cmd->count("--size")) a->size = *size;
+           // An empty value is a value given, not an option left out.
+           if (cmd->count("--property") && a->property.empty())
+             throw InputError("--property: an empty name (known: drawless, termination)");
+           if (cmd->count("--query") && a->query.empty())
+             throw InputError(
+                 "--query: an empty name (loom verify GAME --list-queries lists them)");
            int modes = !a->property.empty() + !a->query.empty() + a->list_queries;
            if (modes != 1)
              throw InputError("verify needs exactly one of --property, --query, --list-queries");

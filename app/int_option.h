@@ -70,8 +70,8 @@ inline double parse_decimal_option(std::string_view text, std::string_view optio
     else
       digits = -1000;
   }
-  if (dots > 1 || digits <= 0 || text.size() > 32)
-    throw fail("'" + clip_token(text) + "' is not a decimal number");
+  if (dots > 1 || digits <= 0) throw fail("'" + clip_token(text) + "' is not a decimal number");
+  if (text.size() > 32) throw fail("'" + clip_token(text) + "' has more than 32 characters");
   double v = std::stod(std::string(text));
   if (!(v >= min && v <= max)) throw fail("'" + clip_token(text) + "' is out of range");
   return v;

@@ -121,6 +121,10 @@ TEST_CASE("bad input exits 2 with one line naming the problem", "[cli]") {
        "--min-gap: '1e-3' is not a decimal number"},
       {{"solve", "gadur", "--size", "2", "--checkpoint-interval", "-1"},
        "--checkpoint-interval: '-1' is negative"},
+      // A decimal too long to read was "not a decimal number" (a helper's find).
+      {{"verify", "gadur", "--query", "no-legal-placement", "--seconds",
+        "0.00100000000000000000000000000001"},
+       "--seconds: '0.00100000000000000000000000000001' has more than 32 characters"},
       {{"solve", "gadur", "--size", "2", "--method", ""}, "--method: '' is not a method (auto,"},
       {{"moves", "fiodar", "--size", "3", "--record", "c3 c3"}, "move 2 'c3'"},
       {{"moves", "gadur", "--setup", "d4 c3"}, "--setup"},
