@@ -206,8 +206,8 @@ std::string table_options(const GameArgs& ga, const std::string& method, bool pi
     // one too), at its target; from the root (weakly_canonical leaves a
     // relative name of nothing existing relative: `x` against `./x`).
     const auto where = [](const std::string& f, std::error_code& e) {
-      return std::filesystem::weakly_canonical(
-          std::filesystem::absolute(solver::checkpoint_target(f)), e);
+      const auto whole = std::filesystem::absolute(solver::checkpoint_target(f), e);
+      return e ? whole : std::filesystem::weakly_canonical(whole, e);
     };
     const auto same = [&](const std::string& x, const std::string& y) {
       std::error_code e1, e2;

@@ -46,7 +46,9 @@ std::vector<CommandSpec> verify_commands() {
            if (cmd->count("--size")) a->size = *size;
            // An empty value is a value given, not an option left out.
            if (cmd->count("--property") && a->property.empty())
-             throw InputError("--property: an empty name (known: drawless, termination)");
+             throw InputError(
+                 "--property: an empty name (known: termination, drawless or its other name "
+                 "decisive)");
            if (cmd->count("--query") && a->query.empty())
              throw InputError(
                  "--query: an empty name (loom verify GAME --list-queries lists them)");

@@ -1461,3 +1461,34 @@ TEST_CASE("a Long Nardy table build erases its progress line at the end, as ever
   CHECK(seen.find("p_win", erase) != std::string::npos);  // the result follows
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("--save-table and --checkpoint in a working directory that is gone: exit 2",
+          "[robust][checkpoint][files]") {
+  // Comparing the two names made a relative one absolute by the throwing
+  // call: "internal error: filesystem error: cannot make absolute path"
+  // (exit 1; a reviewer's find). The binary runs in a directory removed
+  // after it entered it.
+  const std::string dir = robust_temp("cwd_gone");
+  std::filesystem::create_directories(dir);
+  const std::string err_file = dir + ".err", table = dir + ".tbl";
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (::chdir(dir.c_str()) != 0 || ::rmdir(dir.c_str()) != 0 ||
+        !std::freopen(err_file.c_str(), "w", stderr))
+      ::_exit(126);
+    ::execl(LOOM_BIN, LOOM_BIN, "solve", "gadur", "--size", "2", "--save-table", table.c_str(),
+            "--checkpoint", "b.ckpt", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  const std::string err = read_text(err_file);
+  INFO(err);
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(lines(err).size() == 1);
+  CHECK(err.find("--checkpoint 'b.ckpt': cannot create a file there") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(table));
+  std::filesystem::remove(err_file);
+}

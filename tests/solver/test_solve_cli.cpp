@@ -140,7 +140,7 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
        "--threads: '65' is out of range (expected an integer 1..64)"},
       // An empty name was "verify needs exactly one of --property, --query, ...".
       {{"verify", "gadur", "--size", "2", "--property", ""},
-       "--property: an empty name (known: drawless, termination)"},
+       "--property: an empty name (known: termination, drawless or its other name decisive)"},
       {{"verify", "gadur", "--size", "2", "--query", ""}, "--query: an empty name"},
       {{"solve", "gadur", "--size", "2", "--method", "dense", "--checkpoint", "x.ckpt", "--kept-mb",
         "5"},
