@@ -1462,7 +1462,7 @@ TEST_CASE("a Long Nardy table build erases its progress line at the end, as ever
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("--save-table and --checkpoint in a working directory that is gone: exit 2",
+TEST_CASE("a table and a checkpoint named in a working directory that is gone: exit 2",
           "[robust][checkpoint][files]") {
   // Comparing the two names made a relative one absolute by the throwing
   // call: "internal error: filesystem error: cannot make absolute path"
