@@ -44,15 +44,11 @@ std::vector<CommandSpec> verify_commands() {
                             0.001, 1e9);
          return Action([=](std::ostream& out, std::ostream& err) {
            if (cmd->count("--size")) a->size = *size;
-           // An empty value is a value given, not an option left out.
-           if (cmd->count("--property") && a->property.empty())
-             throw InputError(
-                 "--property: an empty name (known: termination, drawless or its other name "
-                 "decisive)");
-           if (cmd->count("--query") && a->query.empty())
-             throw InputError(
-                 "--query: an empty name (loom verify GAME --list-queries lists them)");
-           int modes = !a->property.empty() + !a->query.empty() + a->list_queries;
+           // The mode is the option given: an empty name given is an unknown
+           // name (the property's or query's own error), not an option left
+           // out.
+           const bool property = cmd->count("--property") > 0, query = cmd->count("--query") > 0;
+           int modes = property + query + a->list_queries;
            if (modes != 1)
              throw InputError("verify needs exactly one of --property, --query, --list-queries");
            if (a->list_queries) {
@@ -64,7 +60,7 @@ std::vector<CommandSpec> verify_commands() {
              return list_queries(*a, out);
            }
            if (a->game.empty()) throw InputError("verify needs a game");
-           if (!a->property.empty()) {
+           if (property) {
              // A bound that would bound nothing is refused, as in solve.
              if (cmd->count("--seconds"))
                throw InputError("--seconds is not used by --property (it bounds --query)");

@@ -464,11 +464,12 @@ void parallel_slices(int threads, uint64_t n, uint64_t grain, F&& f) {
   }
   std::atomic<uint64_t> next{0};
   std::vector<std::exception_ptr> errors(threads);
+  const auto stop = [&] { next.store(n); };  // the others stop at their next slice
   {
     ThreadGroup ws;
-    try {
-      for (int i = 0; i < threads; ++i)
-        ws.start([&, i] {
+    ws.start_each(
+        0, threads,
+        [&](int i) {
           try {
             for (;;) {
               const uint64_t lo = next.fetch_add(grain);
@@ -477,13 +478,10 @@ void parallel_slices(int threads, uint64_t n, uint64_t grain, F&& f) {
             }
           } catch (...) {
             errors[i] = std::current_exception();
-            next.store(n);  // the others stop at their next slice
+            stop();
           }
-        });
-    } catch (...) {  // a thread that could not start: the others stop
-      next.store(n);
-      throw;
-    }
+        },
+        stop);
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);

@@ -46,14 +46,16 @@ namespace loom::solver {
 
 namespace dense_check_detail {
 
+/// Keys are below 2 * 3^19 < 2^32 - 1: all ones is no stored position.
+inline constexpr uint32_t kNoKey = ~uint32_t{0};
+
 /// Real moves from x (updated) through the positions whose dense keys are
 /// `chain` in turn, each a stored successor (not an end) of the one before.
 template <DenseGame S>
 std::vector<typename S::Move> lift(const DenseMoves<S>& dm, S& x,
                                    const std::vector<uint32_t>& chain) {
-  // Keys are below 2 * 3^19 < 2^32 - 1: all ones is no stored position.
   return detail::lift_by(x, chain,
-                         [&](const S& c) { return c.is_terminal() ? ~uint32_t{0} : dm.key_of(c); });
+                         [&](const S& c) { return c.is_terminal() ? kNoKey : dm.key_of(c); });
 }
 
 inline constexpr uint64_t kNone = ~uint64_t{0};
@@ -90,8 +92,8 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
     uint64_t begin = 0, end = 0;
     std::vector<uint32_t> found;
     uint64_t moves = 0, best = kNone;
-    uint32_t parent = 0;  // the line back: the first key of the part with a move to it
-    bool has_parent = false;
+    // The line back: the part's first key with a move to the wanted one.
+    uint32_t parent = dense_check_detail::kNoKey;
     std::exception_ptr error;
     typename Moves::Scratch sc;
   };
@@ -174,14 +176,11 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
       const uint64_t end = std::min<uint64_t>(level.size(), i + (uint64_t{1} << 12) * t);
       run_parts(i, end, parts, [&](Part& p) {
         try {
-          p.has_parent = false;
-          for (uint64_t q = p.begin; q < p.end && !p.has_parent; ++q) {
+          p.parent = dense_check_detail::kNoKey;
+          for (uint64_t q = p.begin; q < p.end && p.parent == dense_check_detail::kNoKey; ++q) {
             dm.children(dm.decode(level[q]), p.sc);
             for (const auto& k : p.sc.kids)
-              if (k.code == Moves::kUnknown && k.key == want) {
-                p.parent = level[q];
-                p.has_parent = true;
-              }
+              if (k.code == Moves::kUnknown && k.key == want) p.parent = level[q];
           }
         } catch (...) {
           p.error = std::current_exception();
@@ -189,7 +188,7 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
       });
       // The parts hold increasing ranges: the first with a parent has the smallest.
       for (const Part& p : parts)
-        if (p.has_parent) {
+        if (p.parent != dense_check_detail::kNoKey) {
           hit = &p;
           break;
         }
@@ -204,7 +203,7 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
   std::vector<Move> line = dense_check_detail::lift(dm, x, chain);
   // The move into the end (and after a pass the only answer, a pass that
   // ends the game): a virtual child of the position, as children() saw it.
-  std::vector<Move> ms;
+  std::vector<Move> ms, answer;  // answer: not ms, which the loop walks
   typename S::Undo u;
   x.legal_moves(ms);
   bool found = false;
@@ -215,9 +214,9 @@ PropertyResult dense_drawless(const S& root, bool symmetry, RunControl& ctl, int
     if (!end || end->first != Moves::kNeutral || end->second != extra) continue;
     line.push_back(m);
     if (extra == 1) {  // the only answer
-      c.legal_moves(ms);
-      line.push_back(ms[0]);
-      c.apply(ms[0], u);
+      c.legal_moves(answer);
+      line.push_back(answer[0]);
+      c.apply(answer[0], u);
     }
     r.outcome = outcome_name(c.outcome().kind);
     found = true;

@@ -1243,12 +1243,7 @@ OpeningRun run_branches_parallel(const std::vector<Branch<S>>& branches, const S
   };
   {
     ThreadGroup ws;
-    try {
-      for (int t = 0; t < threads; ++t) ws.start(work, t);
-    } catch (...) {  // a thread that could not start: stop the others
-      quit = true;
-      throw;
-    }
+    ws.start_each(0, threads, work, [&] { quit = true; });
     ws.join();
   }
   for (const auto& e : errors)
@@ -1861,12 +1856,7 @@ SolveReport solve_branches(const S& proto, const S* root, const std::vector<Bran
       }
     };
     ThreadGroup ws;
-    try {
-      for (int t = 0; t < threads; ++t) ws.start(guarded, t);
-    } catch (...) {  // a thread that could not start: stop the others
-      quit = true;
-      throw;
-    }
+    ws.start_each(0, threads, guarded, [&] { quit = true; });
     ws.join();
     rep.tables = threads;
   }

@@ -15,7 +15,7 @@ namespace loom::solver {
 /// thread that cannot start (the system's limit on threads or address
 /// space) is reported as an InputError naming --threads, after the threads
 /// already started have been joined: their work must end without help from
-/// the caller (set any stop flag they watch before the group is left). A
+/// the caller (start_each() sets the stop flag they watch first). A
 /// std::thread destroyed unjoined would end the program (std::terminate).
 class ThreadGroup {
  public:
@@ -31,6 +31,17 @@ class ThreadGroup {
     } catch (const std::system_error& e) {
       throw InputError("could not start a worker thread (" + std::string(e.what()) + "; " +
                        std::to_string(threads_.size()) + " started): try fewer --threads");
+    }
+  }
+  /// start(f, t) for every t in [first, last); if one cannot start,
+  /// stop() tells the running ones to end before the error goes on.
+  template <class F, class Stop>
+  void start_each(int first, int last, const F& f, Stop&& stop) {
+    try {
+      for (int t = first; t < last; ++t) start(f, t);
+    } catch (...) {
+      stop();
+      throw;
     }
   }
   void join() {

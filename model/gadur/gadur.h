@@ -143,8 +143,8 @@ class State {
     State s(ctx_);
     for (int c = 0; c < 2; ++c)
       for (int i = 0; i < W; ++i) s.stones_[c].w[i] = p.w[c * W + i];
-    s.stones_[1].w[W - 1] &= ~(uint64_t{1} << 63);
-    // Off-board bits (a forged file) are dropped: pack() then differs from p.
+    // Off the board: the side-to-move bit, and any bit of a forged file
+    // (then pack() differs from p).
     for (auto& b : s.stones_) b &= ctx_->masks.valid();
     s.to_move_ = (p.w[2 * W - 1] >> 63) ? Color::kWhite : Color::kBlack;
     s.hash_ = s.recompute_hash();

@@ -140,8 +140,8 @@ TEST_CASE("solve rejects bad requests with exit 2", "[solver][cli]") {
        "--threads: '65' is out of range (expected an integer 1..64)"},
       // An empty name was "verify needs exactly one of --property, --query, ...".
       {{"verify", "gadur", "--size", "2", "--property", ""},
-       "--property: an empty name (known: termination, drawless or its other name decisive)"},
-      {{"verify", "gadur", "--size", "2", "--query", ""}, "--query: an empty name"},
+       "unknown property '' (known: termination, drawless or its other name decisive)"},
+      {{"verify", "gadur", "--size", "2", "--query", ""}, "unknown query '' for gadur (known: "},
       {{"solve", "gadur", "--size", "2", "--method", "dense", "--checkpoint", "x.ckpt", "--kept-mb",
         "5"},
        "--kept-mb is not used by --method dense with --checkpoint"},

@@ -610,6 +610,26 @@ struct Unstartable {
   }
   void operator()() const {}
 };
+
+/// A thread body whose third copy fails to start; the started ones wait
+/// (up to 10 s) for the stop flag and count whether they saw it.
+struct FailsThird {
+  std::atomic<int>* copies;
+  std::atomic<bool>* stop;
+  std::atomic<int>* saw_stop;
+  FailsThird(std::atomic<int>* c, std::atomic<bool>* s, std::atomic<int>* w)
+      : copies(c), stop(s), saw_stop(w) {}
+  FailsThird(const FailsThird& o) : copies(o.copies), stop(o.stop), saw_stop(o.saw_stop) {
+    if (++*copies == 3)
+      throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+  }
+  FailsThird(FailsThird&&) = default;
+  void operator()(int) const {
+    for (int i = 0; i < 10000 && !*stop; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (*stop) ++*saw_stop;
+  }
+};
 }  // namespace
 
 TEST_CASE("a thread that cannot start is bad input after the others are joined",
@@ -633,6 +653,18 @@ TEST_CASE("a thread that cannot start is bad input after the others are joined",
     CHECK(done == 2);
   }
   CHECK(thrown);
+  // start_each: threads that run until told to stop are told before the
+  // group joins them (the solvers' stop flags).
+  std::atomic<int> copies{0}, saw_stop{0};
+  std::atomic<bool> stop{false};
+  const FailsThird body(&copies, &stop, &saw_stop);
+  REQUIRE_THROWS_AS(
+      [&] {
+        solver::ThreadGroup g;
+        g.start_each(0, 4, body, [&] { stop = true; });
+      }(),
+      InputError);
+  CHECK(saw_stop == 2);
 }
 
 TEST_CASE("an error in a parallel slice keeps its type", "[solver][threads]") {
